@@ -1,0 +1,102 @@
+// Command cairn is persistent memory for AI coding agents: markdown files in
+// git, a derived search index, and hooks that hand agents what they need.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/alecthomas/kong"
+)
+
+// CLI is the command tree; each command lives in its own *_cmd.go file.
+type CLI struct {
+	Globals
+
+	Init     InitCmd     `cmd:"" help:"Create a vault: .memory/ in this project, or the user vault with --user."`
+	Remember RememberCmd `cmd:"" help:"Write a new memory from flags (body from --body or stdin)."`
+	New      NewCmd      `cmd:"" help:"Write a new memory in $EDITOR from the kind's template."`
+	Get      GetCmd      `cmd:"" help:"Print a memory (frontmatter and body), or one tier of it."`
+	Ls       LsCmd       `cmd:"" help:"List memories, optionally under a URI prefix."`
+	Tree     TreeCmd     `cmd:"" help:"Show the memory tree with kinds and summaries."`
+	Edit     EditCmd     `cmd:"" help:"Edit a memory in $EDITOR; it is validated and committed on save."`
+	Forget   ForgetCmd   `cmd:"" help:"Remove a memory (committed; recoverable from history)."`
+	Commit   CommitCmd   `cmd:"" help:"Validate and commit memories edited outside cairn."`
+	Log      LogCmd      `cmd:"" help:"Show the history of the vault or of one memory, with session trailers."`
+	Blame    BlameCmd    `cmd:"" help:"Show which commit and agent session last changed each line of a memory."`
+	Diff     DiffCmd     `cmd:"" help:"Show changes: uncommitted edits, or between revisions."`
+	Show     ShowCmd     `cmd:"" help:"Print a memory as it was at a revision: cairn show REV:URI."`
+	Doctor   DoctorCmd   `cmd:"" help:"Check the vault and explain how to fix what is wrong."`
+	Version  VersionCmd  `cmd:"" help:"Print the cairn version."`
+}
+
+const description = `Persistent memory for AI coding agents, as plain markdown files in git.
+
+Memories live in .memory/ (project) and ~/.local/share/cairn (user), one file
+per memory, addressed by URIs such as mem://project/decisions/use-bleve.
+Every change is a git commit; edit files by hand any time and run
+'cairn commit'.
+
+Exit codes: 0 ok, 1 check failed, 2 usage error, 3 not a vault,
+4 invalid memory, 5 vault locked, 6 not found, 10 internal error.`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// kongExit carries kong's exit requests (after --help) out of the parser.
+type kongExit int
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			if e, ok := r.(kongExit); ok {
+				code = int(e)
+				return
+			}
+			panic(r)
+		}
+	}()
+	var cli CLI
+	parser, err := kong.New(&cli,
+		kong.Name("cairn"),
+		kong.Description(description),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(c int) { panic(kongExit(c)) }),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true, Summary: true}),
+	)
+	if err != nil {
+		fmt.Fprintf(stderr, "cairn: internal error: %v\n", err)
+		return ExitInternal
+	}
+	kctx, err := parser.Parse(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "cairn: %v\n", err)
+		if pe := (*kong.ParseError)(nil); errors.As(err, &pe) && pe.Context != nil && pe.Context.Selected() != nil {
+			fmt.Fprintf(stderr, "Run 'cairn %s --help' for usage.\n", pe.Context.Selected().Path())
+		} else {
+			fmt.Fprintln(stderr, "Run 'cairn --help' for usage.")
+		}
+		return ExitUsage
+	}
+	env := newEnv(&cli.Globals, stdin, stdout, stderr)
+	if err := kctx.Run(&cli.Globals, env); err != nil {
+		return report(stderr, err)
+	}
+	return ExitOK
+}
+
+// report prints err once, each line prefixed, and returns its exit code.
+func report(stderr io.Writer, err error) int {
+	code := exitCode(err)
+	var quiet *silentError
+	if !errors.As(err, &quiet) {
+		for _, line := range strings.Split(strings.TrimRight(err.Error(), "\n"), "\n") {
+			fmt.Fprintf(stderr, "cairn: %s\n", line)
+		}
+	}
+	return code
+}

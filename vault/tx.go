@@ -1,0 +1,336 @@
+package vault
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/cairnmem/cairn/schema"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// CommitMeta describes the commit an Update makes.
+type CommitMeta struct {
+	Verb       string // remember, update, merge, supersede, forget, edit, ...
+	Subject    string // overrides "<verb>: <uri>"
+	Body       string // free text between subject and trailers
+	Session    string // Cairn-Session trailer
+	Source     string // Cairn-Source trailer: cli, hand-edit, claude-code, mcp, ...
+	CodeCommit string // Cairn-Code-Commit trailer: the project's HEAD
+	Trailers   [][2]string
+}
+
+// CommitResult reports what an Update did.
+type CommitResult struct {
+	Commit  string       // new commit hash, "" when there was nothing to commit
+	Changed []schema.URI // memories written or removed
+	Paths   []string     // every vault-relative path in the commit
+}
+
+// Committed reports whether the update made a commit.
+func (r CommitResult) Committed() bool { return r.Commit != "" }
+
+// Tx stages the changes of one Update. It is only valid inside the
+// function passed to Update, which holds the vault's write lock.
+type Tx struct {
+	v      *Vault
+	staged map[string][]byte // rel path → content; nil content removes the file
+	uris   map[string]schema.URI
+	order  []string
+}
+
+// Vault returns the vault the transaction writes to.
+func (tx *Tx) Vault() *Vault { return tx.v }
+
+// Now is the time stamped on memories written in this transaction.
+func (tx *Tx) Now() time.Time { return schema.Timestamp(tx.v.now()) }
+
+// Read returns the memory at uri as this transaction would leave it.
+func (tx *Tx) Read(uri schema.URI) (*schema.Memory, error) {
+	if data, ok := tx.staged[uri.RelPath()]; ok {
+		if data == nil {
+			return nil, fmt.Errorf("%w: %s", ErrNotFound, uri)
+		}
+		m, err := schema.Parse(uri.RelPath(), data)
+		if err == nil {
+			m.URI = uri
+		}
+		return m, err
+	}
+	return tx.v.Read(uri)
+}
+
+// Exists reports whether a memory exists at uri, staged changes included.
+func (tx *Tx) Exists(uri schema.URI) bool {
+	if data, ok := tx.staged[uri.RelPath()]; ok {
+		return data != nil
+	}
+	return tx.v.Exists(uri)
+}
+
+// UniqueURI returns base if it is free, else base-2, base-3, ...
+func (tx *Tx) UniqueURI(base schema.URI) schema.URI {
+	if !tx.Exists(base) {
+		return base
+	}
+	for i := 2; ; i++ {
+		u := base.WithName(fmt.Sprintf("%s-%d", base.Name(), i))
+		if !tx.Exists(u) {
+			return u
+		}
+	}
+}
+
+// Put stages a memory at m.URI after validating it.
+func (tx *Tx) Put(m *schema.Memory) error {
+	if m.URI.IsZero() {
+		return fmt.Errorf("%w: memory %q has no URI", schema.ErrBadURI, m.Title)
+	}
+	if _, err := tx.v.PathOf(m.URI); err != nil {
+		return err
+	}
+	if err := m.Validate(m.URI.RelPath()); err != nil {
+		return err
+	}
+	data, err := m.Marshal()
+	if err != nil {
+		return err
+	}
+	tx.stage(m.URI.RelPath(), data)
+	tx.uris[m.URI.RelPath()] = m.URI
+	return nil
+}
+
+// PutFile stages a non-memory file (cairn.yaml, .gitattributes, ...).
+func (tx *Tx) PutFile(rel string, data []byte) error {
+	if _, err := tx.v.abs(rel); err != nil {
+		return err
+	}
+	if data == nil {
+		data = []byte{}
+	}
+	tx.stage(rel, data)
+	return nil
+}
+
+// Delete stages the removal of the memory at uri.
+func (tx *Tx) Delete(uri schema.URI) error {
+	if _, err := tx.v.PathOf(uri); err != nil {
+		return err
+	}
+	if !tx.Exists(uri) {
+		return fmt.Errorf("%w: %s", ErrNotFound, uri)
+	}
+	tx.stage(uri.RelPath(), nil)
+	tx.uris[uri.RelPath()] = uri
+	return nil
+}
+
+// DeleteFile stages the removal of any vault file.
+func (tx *Tx) DeleteFile(rel string) error {
+	if _, err := tx.v.abs(rel); err != nil {
+		return err
+	}
+	tx.stage(rel, nil)
+	return nil
+}
+
+func (tx *Tx) stage(rel string, data []byte) {
+	if _, ok := tx.staged[rel]; !ok {
+		tx.order = append(tx.order, rel)
+	}
+	tx.staged[rel] = data
+}
+
+// Update runs fn under the vault's write lock and commits what it staged as
+// one commit. A batch that changes nothing is a success with no commit.
+// Files are written atomically before the commit is made, so a crash in
+// between leaves the new files as uncommitted edits that `cairn commit` or
+// the next write picks up, never a half-written file.
+func (v *Vault) Update(ctx context.Context, meta CommitMeta, fn func(*Tx) error) (CommitResult, error) {
+	repo, err := v.Repo()
+	if err != nil {
+		return CommitResult{}, err
+	}
+	lock, err := v.acquire(ctx)
+	if err != nil {
+		return CommitResult{}, err
+	}
+	defer lock.release()
+
+	tx := &Tx{v: v, staged: map[string][]byte{}, uris: map[string]schema.URI{}}
+	if err := fn(tx); err != nil {
+		return CommitResult{}, err
+	}
+	head, err := readHead(repo)
+	if err != nil {
+		return CommitResult{}, err
+	}
+	var headTree *object.Tree
+	if !head.tree.IsZero() {
+		if headTree, err = object.GetTree(repo.Storer, head.tree); err != nil {
+			return CommitResult{}, fmt.Errorf("read HEAD tree: %w", err)
+		}
+	}
+	var changes []treeChange
+	var res CommitResult
+	for _, rel := range tx.order {
+		data := tx.staged[rel]
+		path := filepath.Join(v.Root, filepath.FromSlash(rel))
+		var want plumbing.Hash
+		if data != nil {
+			if want, err = storeBlob(repo.Storer, data); err != nil {
+				return res, fmt.Errorf("store %s: %w", rel, err)
+			}
+			if err := writeIfChanged(path, data); err != nil {
+				return res, err
+			}
+		} else if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return res, fmt.Errorf("remove %s: %w", rel, err)
+		} else if err == nil {
+			_ = syncDir(filepath.Dir(path))
+			removeEmptyDirs(v.Root, filepath.Dir(path))
+		}
+		if headHash(headTree, rel) == want {
+			continue // already committed as is
+		}
+		changes = append(changes, treeChange{rel: rel, hash: want})
+		res.Paths = append(res.Paths, rel)
+		if u, ok := tx.uris[rel]; ok {
+			res.Changed = append(res.Changed, u)
+		}
+	}
+	if len(changes) == 0 {
+		return res, nil
+	}
+	tree, err := applyTree(repo.Storer, head.tree, changes)
+	if err != nil {
+		return res, err
+	}
+	when := v.now()
+	sig := v.signature(repo, when)
+	c := &object.Commit{Author: sig, Committer: sig, Message: meta.message(res.Changed, res.Paths), TreeHash: tree}
+	if !head.commit.IsZero() {
+		c.ParentHashes = []plumbing.Hash{head.commit}
+	}
+	h, err := storeCommit(repo.Storer, c)
+	if err != nil {
+		return res, fmt.Errorf("store commit: %w", err)
+	}
+	// The lock keeps cairn writers out; a commit made meanwhile by hand with
+	// git would be lost by moving the ref, so refuse instead.
+	if now, err := readHead(repo); err != nil || now.commit != head.commit {
+		return res, fmt.Errorf("vault HEAD moved during the write (was %s); run the command again", head.commit)
+	}
+	if err := v.setRef(head.ref, h); err != nil {
+		return res, fmt.Errorf("update %s: %w", head.ref, err)
+	}
+	res.Commit = h.String()
+	if err := v.updateIndex(repo, tree, changes); err != nil {
+		// The commit stands; a stale index only confuses `git status`.
+		return res, fmt.Errorf("commit %s made, but updating the git index failed: %w", h.String()[:12], err)
+	}
+	return res, nil
+}
+
+func headHash(t *object.Tree, rel string) plumbing.Hash {
+	if t == nil {
+		return plumbing.ZeroHash
+	}
+	e, err := t.FindEntry(rel)
+	if err != nil {
+		return plumbing.ZeroHash
+	}
+	return e.Hash
+}
+
+// writeIfChanged writes data unless the file already holds exactly that:
+// identical writes are no-ops and do not touch the file.
+func writeIfChanged(path string, data []byte) error {
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return writeFileAtomic(path, data, 0o644)
+}
+
+// removeEmptyDirs removes dir and its parents up to root while they are
+// empty, as git does when the last file of a directory goes.
+func removeEmptyDirs(root, dir string) {
+	for dir != root && within(root, dir) {
+		if err := os.Remove(dir); err != nil {
+			return
+		}
+		dir = filepath.Dir(dir)
+	}
+}
+
+// message renders "<verb>: <uri>", a body listing every URI when there are
+// several, and the Cairn-* trailers.
+func (m CommitMeta) message(uris []schema.URI, paths []string) string {
+	var b strings.Builder
+	subject := m.Subject
+	if subject == "" {
+		target := ""
+		switch {
+		case len(uris) > 0:
+			target = uris[0].String()
+		case len(paths) > 0:
+			target = paths[0]
+		}
+		extra := len(paths) - 1
+		subject = m.Verb + ": " + target
+		if extra > 0 {
+			subject += fmt.Sprintf(" (+%d more)", extra)
+		}
+	}
+	b.WriteString(subject)
+	b.WriteString("\n")
+	body := strings.TrimSpace(m.Body)
+	if len(paths) > 1 {
+		var list []string
+		for _, u := range uris {
+			list = append(list, "- "+u.String())
+		}
+		sort.Strings(list)
+		if body != "" {
+			body += "\n\n"
+		}
+		body += strings.Join(list, "\n")
+	}
+	if body != "" {
+		b.WriteString("\n" + body + "\n")
+	}
+	var trailers []string
+	add := func(k, v string) {
+		if v = strings.TrimSpace(v); v != "" {
+			trailers = append(trailers, k+": "+strings.ReplaceAll(v, "\n", " "))
+		}
+	}
+	add(TrailerSession, m.Session)
+	add(TrailerSource, m.Source)
+	add(TrailerCodeCommit, m.CodeCommit)
+	for _, t := range m.Trailers {
+		add(t[0], t[1])
+	}
+	if len(trailers) > 0 {
+		b.WriteString("\n" + strings.Join(trailers, "\n") + "\n")
+	}
+	return b.String()
+}
+
+// Commit trailer keys.
+const (
+	TrailerSession    = "Cairn-Session"
+	TrailerSource     = "Cairn-Source"
+	TrailerCodeCommit = "Cairn-Code-Commit"
+)

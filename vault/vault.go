@@ -1,0 +1,153 @@
+package vault
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cairnmem/cairn/config"
+	"github.com/cairnmem/cairn/schema"
+	"github.com/go-git/go-billy/v5/osfs"
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+)
+
+// DirName is the project vault's directory under the project root.
+const DirName = ".memory"
+
+// trackedGitDir is where the vault's history lives, inside the project's
+// git directory, when the project tracks .memory/ itself (init --tracked):
+// a .git inside .memory would make the project see an embedded repository.
+const trackedGitDir = "cairn/memory.git"
+
+// Vault is one vault on disk: a project vault (<project>/.memory) or the
+// user vault.
+type Vault struct {
+	Root     string       // absolute path of the vault directory
+	GitDir   string       // absolute path of its git directory
+	Scope    schema.Scope // which URIs it holds
+	Config   config.Config
+	realRoot string // Root with symlinks resolved, for containment checks
+
+	// LockTimeout bounds the wait for the write lock; zero means the default.
+	LockTimeout time.Duration
+	// Now is the clock for created/updated and commit times.
+	Now func() time.Time
+
+	repoOnce sync.Once
+	repo     *git.Repository
+	repoErr  error
+}
+
+// Open opens the vault at root. It fails with ErrNotVault when root has no
+// cairn.yaml or no git history, and with config.ErrInvalid when cairn.yaml
+// is broken.
+func Open(root string, scope schema.Scope) (*Vault, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := os.Stat(filepath.Join(abs, config.FileName)); err != nil || fi.IsDir() {
+		return nil, fmt.Errorf("%w: %s has no %s (run `cairn init`)", ErrNotVault, abs, config.FileName)
+	}
+	gitDir, err := findGitDir(abs)
+	if err != nil {
+		return nil, err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := config.Load(filepath.Join(abs, config.FileName))
+	if err != nil {
+		return nil, err
+	}
+	return &Vault{Root: abs, GitDir: gitDir, Scope: scope, Config: cfg, realRoot: real, Now: time.Now}, nil
+}
+
+// findGitDir locates the vault's git directory: .git inside the vault, or,
+// for a vault tracked by its project, a directory inside the project's .git.
+func findGitDir(root string) (string, error) {
+	own := filepath.Join(root, ".git")
+	if fi, err := os.Stat(own); err == nil && fi.IsDir() {
+		return own, nil
+	}
+	if pg := projectGitDir(filepath.Dir(root)); pg != "" {
+		tracked := filepath.Join(commonDir(pg), trackedGitDir)
+		if fi, err := os.Stat(tracked); err == nil && fi.IsDir() {
+			return tracked, nil
+		}
+	}
+	return "", fmt.Errorf("%w: %s has no git history (run `cairn init` again to repair it)", ErrNotVault, root)
+}
+
+// Find walks up from dir to the nearest directory holding a project vault
+// and returns the vault's root.
+func Find(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for d := abs; ; {
+		candidate := filepath.Join(d, DirName)
+		if fi, err := os.Stat(filepath.Join(candidate, config.FileName)); err == nil && !fi.IsDir() {
+			return candidate, nil
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", fmt.Errorf("%w: no %s/ in %s or any parent (run `cairn init`)", ErrNotVault, DirName, abs)
+		}
+		d = parent
+	}
+}
+
+// UserDir is the user vault's location: $XDG_DATA_HOME/cairn, by default
+// ~/.local/share/cairn.
+func UserDir() (string, error) {
+	if x := os.Getenv("XDG_DATA_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, "cairn"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("user vault: %w", err)
+	}
+	return filepath.Join(home, ".local", "share", "cairn"), nil
+}
+
+// Repo opens the vault's git repository once.
+func (v *Vault) Repo() (*git.Repository, error) {
+	v.repoOnce.Do(func() {
+		st := filesystem.NewStorageWithOptions(osfs.New(v.GitDir), cache.NewObjectLRUDefault(), filesystem.Options{})
+		v.repo, v.repoErr = git.Open(st, osfs.New(v.Root))
+		if v.repoErr != nil {
+			v.repoErr = fmt.Errorf("%w: open git history at %s: %v", ErrNotVault, v.GitDir, v.repoErr)
+		}
+	})
+	return v.repo, v.repoErr
+}
+
+func (v *Vault) now() time.Time {
+	if v.Now == nil {
+		return time.Now()
+	}
+	return v.Now()
+}
+
+// ProjectDir is the project a project vault belongs to, or "" for the user
+// vault.
+func (v *Vault) ProjectDir() string {
+	if v.Scope != schema.ScopeProject || filepath.Base(v.Root) != DirName {
+		return ""
+	}
+	return filepath.Dir(v.Root)
+}
+
+// isNotExist is true for file-system and go-git "missing" errors.
+func isNotExist(err error) bool {
+	return errors.Is(err, os.ErrNotExist) || (err != nil && strings.Contains(err.Error(), "not found"))
+}
