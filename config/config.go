@@ -8,6 +8,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
@@ -25,6 +26,28 @@ const Version = 1
 type Config struct {
 	Version int    `yaml:"version"`
 	Author  Author `yaml:"author"`
+	Index   Index  `yaml:"index"`
+}
+
+// Index configures the search cache and its embedder.
+type Index struct {
+	// Embedder makes the vectors: lexical (default, no model, no network),
+	// ollama, openai (any OpenAI-compatible /v1/embeddings), or none.
+	Embedder string `yaml:"embedder"`
+	// Model names the embedding model for ollama and openai.
+	Model string `yaml:"model"`
+	// URL is the embedding server: default http://localhost:11434 for
+	// ollama, https://api.openai.com/v1 for openai.
+	URL string `yaml:"url"`
+	// APIKeyEnv names the environment variable holding the API key
+	// (openai); the key itself never goes in this file.
+	APIKeyEnv string `yaml:"api_key_env"`
+	// Dims is the lexical embedder's vector size.
+	Dims int `yaml:"dims"`
+	// Timeout bounds one request to an embedding server.
+	Timeout Duration `yaml:"timeout"`
+	// Batch is how many texts go in one embedding request.
+	Batch int `yaml:"batch"`
 }
 
 // Author signs cairn's commits in this vault.
@@ -35,8 +58,27 @@ type Author struct {
 
 // Default returns the configuration used when a field is not set.
 func Default() Config {
-	return Config{Version: Version}
+	return Config{
+		Version: Version,
+		Index:   Index{Embedder: "lexical", Dims: 384, Timeout: Duration(10 * time.Second), Batch: 32, APIKeyEnv: "OPENAI_API_KEY"},
+	}
 }
+
+// Duration is a time.Duration written as "10s" in YAML.
+type Duration time.Duration
+
+// UnmarshalYAML parses "300ms", "10s", "2m".
+func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
+	v, err := time.ParseDuration(n.Value)
+	if err != nil {
+		return fmt.Errorf("line %d: want a duration like 10s, found %q", n.Line, n.Value)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// MarshalYAML writes the duration as text.
+func (d Duration) MarshalYAML() (any, error) { return time.Duration(d).String(), nil }
 
 var lineRe = regexp.MustCompile(`line (\d+): `)
 
@@ -79,6 +121,21 @@ func locate(file string, err error) string {
 func (c Config) validate() error {
 	if c.Version != Version {
 		return fmt.Errorf("version %d is not supported by this cairn (want %d)", c.Version, Version)
+	}
+	switch c.Index.Embedder {
+	case "lexical", "none":
+	case "ollama", "openai":
+		if c.Index.Model == "" {
+			return fmt.Errorf("index.model is required for the %s embedder", c.Index.Embedder)
+		}
+	default:
+		return fmt.Errorf("index.embedder: unknown embedder %q (lexical, ollama, openai, none)", c.Index.Embedder)
+	}
+	if c.Index.Dims < 16 || c.Index.Dims > 4096 {
+		return fmt.Errorf("index.dims must be between 16 and 4096, found %d", c.Index.Dims)
+	}
+	if c.Index.Batch < 1 {
+		return fmt.Errorf("index.batch must be at least 1")
 	}
 	return nil
 }

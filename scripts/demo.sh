@@ -27,14 +27,18 @@ run remember --kind preference --title "Prefer table-driven tests" --scope user 
 run ls
 run tree
 run get mem://project/decisions/use-bleve-for-full-text-search --tier 1
+run search "how do we handle API keys" --explain
+run search tests --json
 
 step "edit a memory by hand, then commit it"
 printf '\nRevisited: bleve also gives us stemming for free.\n' >> .memory/decisions/use-bleve-for-full-text-search.md
 run diff
+run search stemming --mode text
 run commit -m "note on stemming"
 run log -n 3
 run blame decisions/use-bleve-for-full-text-search
 run doctor
+run index status
 step "git sees an ordinary repository"
 git -C .memory log --oneline | cat
 git -C .memory fsck --no-dangling && echo "fsck: clean"

@@ -29,7 +29,11 @@ type CLI struct {
 	Blame    BlameCmd    `cmd:"" help:"Show which commit and agent session last changed each line of a memory."`
 	Diff     DiffCmd     `cmd:"" help:"Show changes: uncommitted edits, or between revisions."`
 	Show     ShowCmd     `cmd:"" help:"Print a memory as it was at a revision: cairn show REV:URI."`
+	Search   SearchCmd   `cmd:"" help:"Search memories in both vaults (full text + vectors)."`
+	Reindex  ReindexCmd  `cmd:"" help:"Rebuild the search cache from the memory files."`
+	Index    IndexCmd    `cmd:"" help:"Inspect the search cache."`
 	Doctor   DoctorCmd   `cmd:"" help:"Check the vault and explain how to fix what is wrong."`
+	Bench    BenchCmd    `cmd:"" help:"Measure cairn on synthetic or benchmark data."`
 	Version  VersionCmd  `cmd:"" help:"Print the cairn version."`
 }
 
