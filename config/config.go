@@ -24,9 +24,41 @@ const Version = 1
 
 // Config is the content of cairn.yaml.
 type Config struct {
-	Version int    `yaml:"version"`
-	Author  Author `yaml:"author"`
-	Index   Index  `yaml:"index"`
+	Version  int      `yaml:"version"`
+	Author   Author   `yaml:"author"`
+	Index    Index    `yaml:"index"`
+	Retrieve Retrieve `yaml:"retrieve"`
+}
+
+// Retrieve weighs the signals that rank memories for an agent.
+type Retrieve struct {
+	Weights Weights `yaml:"weights"`
+	// KindWeights rank kinds against each other (0..1): rules and choices
+	// above transcripts of what happened.
+	KindWeights map[string]float64 `yaml:"kind_weights"`
+	// TagPenalties multiply the score of memories with a tag (0..1).
+	TagPenalties map[string]float64 `yaml:"tag_penalties"`
+	// SafeExclude lists tags whose memories --safe leaves out entirely.
+	SafeExclude []string `yaml:"safe_exclude"`
+	// PackBudget is a context pack's default size in tokens (about four
+	// characters each).
+	PackBudget int `yaml:"pack_budget"`
+}
+
+// Weights of the ranking signals. Relevance (text and vector ranks) is the
+// base; recency, importance, access, kind and time-window match scale it;
+// links add a share of a strong neighbour's score; novelty multiplies
+// what a session has already been shown.
+type Weights struct {
+	Text       float64 `yaml:"text"`
+	Vector     float64 `yaml:"vector"`
+	Recency    float64 `yaml:"recency"`
+	Importance float64 `yaml:"importance"`
+	Access     float64 `yaml:"access"`
+	Kind       float64 `yaml:"kind"`
+	Links      float64 `yaml:"links"`
+	Temporal   float64 `yaml:"temporal"`
+	Novelty    float64 `yaml:"novelty"`
 }
 
 // Index configures the search cache and its embedder.
@@ -61,6 +93,16 @@ func Default() Config {
 	return Config{
 		Version: Version,
 		Index:   Index{Embedder: "lexical", Dims: 384, Timeout: Duration(10 * time.Second), Batch: 32, APIKeyEnv: "OPENAI_API_KEY"},
+		Retrieve: Retrieve{
+			Weights: Weights{Text: 1, Vector: 0.3, Recency: 0.15, Importance: 0.2, Access: 0.1, Kind: 0.2, Links: 0.25, Temporal: 1, Novelty: 0.5},
+			KindWeights: map[string]float64{
+				"constraint": 1, "decision": 0.9, "preference": 0.85, "profile": 0.85, "pattern": 0.8, "reminder": 0.8,
+				"case": 0.7, "thread": 0.6, "session": 0.5, "event": 0.45, "outcome": 0.35,
+			},
+			TagPenalties: map[string]float64{"known-bad": 0.2, "deprecated": 0.5, "outdated": 0.5, "wrong": 0.2},
+			SafeExclude:  []string{"known-bad", "unsafe", "wrong"},
+			PackBudget:   2200,
+		},
 	}
 }
 
@@ -136,6 +178,21 @@ func (c Config) validate() error {
 	}
 	if c.Index.Batch < 1 {
 		return fmt.Errorf("index.batch must be at least 1")
+	}
+	w := c.Retrieve.Weights
+	for name, v := range map[string]float64{"text": w.Text, "vector": w.Vector, "recency": w.Recency, "importance": w.Importance,
+		"access": w.Access, "kind": w.Kind, "links": w.Links, "temporal": w.Temporal, "novelty": w.Novelty} {
+		if v < 0 || v > 10 {
+			return fmt.Errorf("retrieve.weights.%s must be between 0 and 10, found %v", name, v)
+		}
+	}
+	for tag, v := range c.Retrieve.TagPenalties {
+		if v < 0 || v > 1 {
+			return fmt.Errorf("retrieve.tag_penalties.%s must be between 0 and 1, found %v", tag, v)
+		}
+	}
+	if c.Retrieve.PackBudget < 100 || c.Retrieve.PackBudget > 100000 {
+		return fmt.Errorf("retrieve.pack_budget must be between 100 and 100000 tokens, found %d", c.Retrieve.PackBudget)
 	}
 	return nil
 }

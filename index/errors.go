@@ -13,3 +13,6 @@ var (
 	// search falls back to full text.
 	ErrEmbedderUnavailable = errors.New("embedder unavailable")
 )
+
+// ErrNotIndexed means a memory is not in the index (missing or invalid).
+var ErrNotIndexed = errors.New("not found")

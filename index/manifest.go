@@ -14,7 +14,7 @@ import (
 
 // manifestMagic opens manifest.bin; the JSON header follows on the same
 // line, so `head -1 manifest.bin` shows what a cache holds.
-const manifestMagic = "CAIRNMF2 "
+const manifestMagic = "CAIRNMF4 "
 
 // EmbedderInfo identifies what made a cache's vectors; any change re-embeds.
 type EmbedderInfo struct {
@@ -52,6 +52,19 @@ type fileEntry struct {
 	ino   uint64
 	row   int32 // -1 when the file has no vector
 	flags uint8
+	// lens are the analyzed lengths of the full-text fields, in the order
+	// of textFields, for BM25's length normalization.
+	lens [numTextFields]uint32
+	// meta lets listings by kind, status and time run on the manifest.
+	meta docMeta
+}
+
+// docMeta is what listings filter and sort on.
+type docMeta struct {
+	kind    uint8 // index into kindCodes
+	status  uint8 // index into statusCodes
+	pinned  bool
+	updated int64 // unix seconds
 }
 
 func (e *fileEntry) matches(s fileStat) bool {
@@ -214,6 +227,15 @@ func (m *manifest) encode() []byte {
 		b = le.AppendUint64(b, f.ino)
 		b = le.AppendUint32(b, uint32(f.row))
 		b = append(b, f.flags)
+		for _, l := range f.lens {
+			b = le.AppendUint32(b, l)
+		}
+		pinned := uint8(0)
+		if f.meta.pinned {
+			pinned = 1
+		}
+		b = append(b, f.meta.kind, f.meta.status, pinned)
+		b = le.AppendUint64(b, uint64(f.meta.updated))
 	}
 	return le.AppendUint32(b, crc32.ChecksumIEEE(b))
 }
@@ -269,7 +291,7 @@ func decodeManifest(data []byte) (*manifest, error) {
 		off += 24
 	}
 	m.files = make([]fileEntry, m.Files)
-	const rec = 20 + 8*4 + 4 + 1
+	const rec = 20 + 8*4 + 4 + 1 + 4*numTextFields + 3 + 8
 	for i := range m.files {
 		p, ok := readPath()
 		if !ok || off+rec > len(r) {
@@ -284,6 +306,11 @@ func decodeManifest(data []byte) (*manifest, error) {
 		f.ino = le.Uint64(r[off+44:])
 		f.row = int32(le.Uint32(r[off+52:]))
 		f.flags = r[off+56]
+		for k := range f.lens {
+			f.lens[k] = le.Uint32(r[off+57+4*k:])
+		}
+		mo := off + 57 + 4*numTextFields
+		f.meta = docMeta{kind: r[mo], status: r[mo+1], pinned: r[mo+2] == 1, updated: int64(le.Uint64(r[mo+3:]))}
 		off += rec
 	}
 	if off != len(r) {
@@ -331,6 +358,31 @@ func (m *manifest) save(path string) error {
 		m.writtenAt, m.size = fi.ModTime().UnixNano(), fi.Size()
 	}
 	return nil
+}
+
+// avgLens are the mean analyzed lengths of the full-text fields over the
+// indexed memories.
+func (m *manifest) avgLens() [numTextFields]float64 {
+	var sum [numTextFields]float64
+	n := 0
+	for i := range m.files {
+		if m.files[i].flags&flagInvalid != 0 {
+			continue
+		}
+		n++
+		for k, l := range m.files[i].lens {
+			sum[k] += float64(l)
+		}
+	}
+	for k := range sum {
+		if n > 0 {
+			sum[k] /= float64(n)
+		}
+		if sum[k] < 1 {
+			sum[k] = 1
+		}
+	}
+	return sum
 }
 
 // indexedDocs counts entries that are in bleve.

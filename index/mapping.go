@@ -18,7 +18,9 @@ const (
 	fStatus       = "status"
 	fTags         = "tags"
 	fTitle        = "title"
-	fSummary      = "summary"
+	fSummary      = "summary"  // the L0 shown on cards, stored only
+	fAbstract     = "abstract" // an explicit summary, indexed
+	fLabels       = "labels"   // tags as words, indexed
 	fBody         = "body"
 	fTriggers     = "triggers"
 	fCreated      = "created"
@@ -33,11 +35,12 @@ const (
 	fGate         = "gate"
 	fSession      = "session"
 	fCodeCommit   = "code_commit"
+	fSimhash      = "minhash" // content fingerprint for near-duplicates
 )
 
 // storedFields are returned with every hit, so a card never needs the file.
 var storedFields = []string{fURI, fKind, fStatus, fTags, fTitle, fSummary, fTriggers, fCreated, fUpdated,
-	fImportance, fConfidence, fPinned, fLinks, fWiki, fSupersedes, fSupersededBy, fGate, fSession, fCodeCommit}
+	fImportance, fConfidence, fPinned, fLinks, fWiki, fSupersedes, fSupersededBy, fGate, fSession, fCodeCommit, fSimhash}
 
 func newMapping() mapping.IndexMapping {
 	text := func(store bool) *mapping.FieldMapping {
@@ -68,7 +71,7 @@ func newMapping() mapping.IndexMapping {
 	date := func() *mapping.FieldMapping {
 		f := bleve.NewDateTimeFieldMapping()
 		f.IncludeInAll = false
-		f.DocValues = false
+		f.DocValues = true // listings sort by date: without doc values bleve un-inverts the field
 		return f
 	}
 	num := func() *mapping.FieldMapping {
@@ -80,8 +83,8 @@ func newMapping() mapping.IndexMapping {
 	dm := bleve.NewDocumentStaticMapping()
 	for name, fm := range map[string]*mapping.FieldMapping{
 		fURI: kw(), fKind: kw(), fStatus: kw(), fTags: kw(), fLinks: kw(), fSupersedes: kw(),
-		fSupersededBy: kw(), fGate: kw(), fSession: kw(), fWiki: kw(), fCodeCommit: stored(),
-		fTitle: text(true), fSummary: text(true), fBody: text(false), fTriggers: text(true),
+		fSupersededBy: kw(), fGate: kw(), fSession: kw(), fWiki: kw(), fCodeCommit: stored(), fSimhash: stored(),
+		fTitle: text(true), fSummary: stored(), fAbstract: text(false), fLabels: text(false), fBody: text(false), fTriggers: text(true),
 		fCreated: date(), fUpdated: date(), fImportance: num(), fConfidence: num(),
 		fPinned: bleve.NewBooleanFieldMapping(),
 	} {
@@ -119,6 +122,7 @@ type Doc struct {
 	Gate         string        `json:"gate,omitempty"`
 	Session      string        `json:"session,omitempty"`
 	CodeCommit   string        `json:"code_commit,omitempty"`
+	Fingerprint  string        `json:"-"`
 }
 
 // docID is the bleve id of a memory: its vault-relative path.
@@ -135,6 +139,13 @@ func bleveDoc(m *schema.Memory) map[string]any {
 		fURI: m.URI.String(), fKind: string(m.Kind), fStatus: string(m.EffectiveStatus()),
 		fTitle: m.Title, fSummary: m.L0(), fBody: m.Body, fImportance: m.EffectiveImportance(),
 		fPinned: m.Pinned,
+	}
+	if m.Summary != "" {
+		d[fAbstract] = m.Summary
+	}
+	d[fSimhash] = fingerprint(m.Title + " " + m.Body)
+	if len(tags) > 0 {
+		d[fLabels] = strings.Join(tags, " ")
 	}
 	setList := func(k string, v []string) {
 		if len(v) > 0 {
@@ -171,6 +182,63 @@ func bleveDoc(m *schema.Memory) map[string]any {
 	return d
 }
 
+// textField is a full-text field ranked by BM25F: its weight against the
+// others and how strongly its length normalizes term frequency.
+type textField struct {
+	name   string
+	weight float64
+	b      float64
+	text   func(m *schema.Memory) string
+}
+
+// textFields are the fields a query's words are matched in. Short, dense
+// fields weigh more than the body; a derived summary is not among them, so
+// the body's first sentence is not counted twice.
+var textFields = [...]textField{
+	{fTitle, 2.5, 0.5, func(m *schema.Memory) string { return m.Title }},
+	{fAbstract, 1.5, 0.5, func(m *schema.Memory) string { return m.Summary }},
+	{fLabels, 1.5, 0.3, func(m *schema.Memory) string { return strings.Join(m.Tags, " ") }},
+	{fTriggers, 2.0, 0.3, func(m *schema.Memory) string { return strings.Join(m.Triggers, " ") }},
+	{fBody, 1.0, 0.75, func(m *schema.Memory) string { return m.Body }},
+}
+
+const numTextFields = len(textFields)
+
+// kindCodes and statusCodes number kinds and statuses in the manifest;
+// code 0 is "unknown".
+var (
+	kindCodes   = []schema.Kind{"", schema.KindProfile, schema.KindPreference, schema.KindPattern, schema.KindDecision, schema.KindConstraint, schema.KindEvent, schema.KindCase, schema.KindOutcome, schema.KindSession, schema.KindThread, schema.KindReminder}
+	statusCodes = []schema.Status{"", schema.StatusActive, schema.StatusOpen, schema.StatusDone, schema.StatusSuperseded, schema.StatusArchived}
+)
+
+func code[T comparable](list []T, v T) uint8 {
+	for i, x := range list {
+		if x == v {
+			return uint8(i)
+		}
+	}
+	return 0
+}
+
+func metaOf(m *schema.Memory) docMeta {
+	up := m.Updated
+	if up.IsZero() {
+		up = m.Created
+	}
+	return docMeta{kind: code(kindCodes, m.Kind), status: code(statusCodes, m.EffectiveStatus()), pinned: m.Pinned, updated: up.Unix()}
+}
+
+// fieldLens counts the analyzed tokens of each full-text field.
+func fieldLens(m *schema.Memory) [numTextFields]uint32 {
+	var out [numTextFields]uint32
+	for i, f := range textFields {
+		if t := f.text(m); t != "" {
+			out[i] = uint32(len(analyzer().Analyze([]byte(t))))
+		}
+	}
+	return out
+}
+
 // embedText is what a memory's vector is made from.
 func embedText(m *schema.Memory) string {
 	var b strings.Builder
@@ -204,6 +272,7 @@ func docFromFields(scope schema.Scope, id string, f map[string]any) Doc {
 	d.Gate = fieldString(f[fGate])
 	d.Session = fieldString(f[fSession])
 	d.CodeCommit = fieldString(f[fCodeCommit])
+	d.Fingerprint = fieldString(f[fSimhash])
 	d.Created = fieldTime(f[fCreated])
 	d.Updated = fieldTime(f[fUpdated])
 	d.Importance, _ = f[fImportance].(float64)

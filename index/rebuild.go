@@ -103,6 +103,10 @@ func (ix *Index) build(ctx context.Context, gen string) error {
 			bi.Close()
 			return err
 		}
+		// The store's size comes from the embedder, not from the first
+		// memory: an empty vault must record it too.
+		vw.dims = ix.emb.Info().Dims
+		m.Embedder = ix.emb.Info()
 	}
 	free := []int32{}
 	total := len(paths)
@@ -116,7 +120,7 @@ func (ix *Index) build(ctx context.Context, gen string) error {
 		}
 		chunk := paths[start:min(start+rebuildBatch, total)]
 		docs := ix.loadAll(chunk)
-		if vw != nil && vw.dims == 0 && ix.emb != nil {
+		if vw != nil && vw.dims == 0 {
 			// Remote embedders learn their size from the first answer.
 			if err := ix.sizeVectors(ctx, vw, m, docs); err != nil {
 				ix.warn("embed", fmt.Sprintf("%v; building a full-text-only index", err))
@@ -145,7 +149,7 @@ func (ix *Index) build(ctx context.Context, gen string) error {
 		}
 		m.Rows = vw.rows
 		m.Embedder.Dims = vw.dims
-	} else if ix.emb != nil {
+	} else if ix.emb != nil && total > 0 {
 		m.Embedder = EmbedderInfo{Name: noneName}
 	}
 	if err := bi.Close(); err != nil {

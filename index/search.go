@@ -43,6 +43,8 @@ type Query struct {
 	Statuses []schema.Status
 	Since    time.Time // updated at or after
 	Until    time.Time // updated at or before
+	Pinned   bool      // only pinned memories
+	LinksTo  []string  // only memories whose links include one of these URIs
 	Limit    int       // hits to return; default 10
 	Depth    int       // candidates taken from each signal; default max(50, 3×Limit)
 	Mode     Mode
@@ -97,14 +99,115 @@ const rrfK = 60
 
 // Candidates syncs the cache and returns this vault's ranked lists.
 func (ix *Index) Candidates(ctx context.Context, q Query) (*Candidates, error) {
-	q.defaults()
 	var out *Candidates
-	err := ix.view(ctx, func(s *snapshot) error {
+	err := ix.View(ctx, func(v *View) error {
 		var err error
-		out, err = ix.candidates(ctx, s, q)
+		out, err = v.Candidates(q)
 		return err
 	})
 	return out, err
+}
+
+// View is a synced, consistent view of one vault's cache for several
+// queries: the sync is paid once.
+type View struct {
+	ix  *Index
+	s   *snapshot
+	ctx context.Context
+}
+
+// View syncs the cache and runs fn on a view of it.
+func (ix *Index) View(ctx context.Context, fn func(*View) error) error {
+	return ix.view(ctx, func(s *snapshot) error { return fn(&View{ix: ix, s: s, ctx: ctx}) })
+}
+
+// Scope is the scope of the vault viewed.
+func (v *View) Scope() schema.Scope { return v.ix.v.Scope }
+
+// Count is the number of indexed memories.
+func (v *View) Count() int { return v.s.m.Docs }
+
+// Candidates returns the vault's ranked lists for a query.
+func (v *View) Candidates(q Query) (*Candidates, error) {
+	q.defaults()
+	return v.ix.candidates(v.ctx, v.s, q)
+}
+
+// List returns memories matching the query's filters, most recent first;
+// its text is ignored.
+func (v *View) List(q Query) ([]Doc, error) {
+	q.Text = ""
+	q.defaults()
+	hits, err := v.ix.textSearch(v.ctx, v.s, q, filterQueries(q))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Doc, len(hits))
+	for i, h := range hits {
+		out[i] = h.Doc
+	}
+	return out, nil
+}
+
+// Docs returns the indexed memories at the given URIs of this vault.
+func (v *View) Docs(uris []schema.URI) (map[string]Doc, error) {
+	var ids []string
+	for _, u := range uris {
+		if u.Scope == v.ix.v.Scope {
+			ids = append(ids, u.Path)
+		}
+	}
+	out := map[string]Doc{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	bi, err := v.s.index()
+	if err != nil {
+		return nil, err
+	}
+	req := bleve.NewSearchRequestOptions(bleve.NewDocIDQuery(ids), len(ids), 0, false)
+	req.Fields = storedFields
+	res, err := bi.SearchInContext(v.ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range res.Hits {
+		d := docFromFields(v.ix.v.Scope, h.ID, h.Fields)
+		out[d.URI.String()] = d
+	}
+	return out, nil
+}
+
+// ByName returns memories whose file name (the last path segment) is one
+// of names, to resolve [[wiki]] links.
+func (v *View) ByName(names []string) (map[string]Doc, error) {
+	want := map[string]bool{}
+	for _, n := range names {
+		want[schema.Slugify(n)] = true
+		want[n] = true
+	}
+	var uris []schema.URI
+	for i := range v.s.m.files {
+		e := &v.s.m.files[i]
+		if e.flags&flagInvalid != 0 {
+			continue
+		}
+		id := docIDOf(e.path)
+		name := id[strings.LastIndexByte(id, '/')+1:]
+		if want[name] || want[id] {
+			uris = append(uris, schema.URI{Scope: v.ix.v.Scope, Path: id})
+		}
+	}
+	docs, err := v.Docs(uris)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]Doc{}
+	for _, d := range docs {
+		out[d.URI.Name()] = d
+		out[d.URI.Path] = d
+	}
+	return out, nil
 }
 
 func (ix *Index) candidates(ctx context.Context, s *snapshot, q Query) (*Candidates, error) {
@@ -185,6 +288,18 @@ func filterQueries(q Query) []query.Query {
 		}
 		fs = append(fs, bleve.NewDisjunctionQuery(ss...))
 	}
+	if q.Pinned {
+		b := bleve.NewBoolFieldQuery(true)
+		b.SetField(fPinned)
+		fs = append(fs, b)
+	}
+	if len(q.LinksTo) > 0 {
+		var ls []query.Query
+		for _, u := range q.LinksTo {
+			ls = append(ls, term(fLinks, u))
+		}
+		fs = append(fs, bleve.NewDisjunctionQuery(ls...))
+	}
 	if !q.Since.IsZero() || !q.Until.IsZero() {
 		incl := true
 		dq := bleve.NewDateRangeInclusiveQuery(q.Since, q.Until, &incl, &incl)
@@ -200,59 +315,158 @@ func term(field, v string) *query.TermQuery {
 	return t
 }
 
-// textQuery matches the query's words in each text field, weighting the
-// short, dense fields above the body.
-func textQuery(text string) query.Query {
-	match := func(field string, boost float64) query.Query {
-		m := bleve.NewMatchQuery(text)
-		m.SetField(field)
-		m.SetBoost(boost)
-		return m
-	}
-	qs := []query.Query{match(fTitle, 2.0), match(fSummary, 1.5), match(fTriggers, 2.0), match(fBody, 1.0)}
-	for _, w := range strings.Fields(strings.ToLower(text)) {
-		t := term(fTags, strings.Trim(w, ".,;:!?\"'()[]{}"))
-		t.SetBoost(1.5)
-		qs = append(qs, t)
-	}
-	return bleve.NewDisjunctionQuery(qs...)
-}
-
 func (ix *Index) textSearch(ctx context.Context, s *snapshot, q Query, filters []query.Query) ([]Hit, error) {
 	bi, err := s.index()
 	if err != nil {
 		return nil, err
 	}
-	var main query.Query
-	empty := strings.TrimSpace(q.Text) == ""
-	if empty {
-		main = bleve.NewMatchAllQuery()
-	} else {
-		main = textQuery(q.Text)
+	if strings.TrimSpace(q.Text) == "" {
+		if len(q.Tags) == 0 && len(q.LinksTo) == 0 {
+			return ix.manifestListing(ctx, s, bi, q)
+		}
+		return ix.listing(ctx, bi, q, filters)
 	}
+	depth := q.Depth
+	if q.hasRangeFilters() {
+		depth *= 4 // checked on the page: take more than needed
+	}
+	ranked, err := ix.bm25(ctx, s, q.Text, depth, q)
+	if err != nil || len(ranked) == 0 {
+		return nil, err
+	}
+	ids := make([]string, len(ranked))
+	for i, h := range ranked {
+		ids[i] = h.id
+	}
+	docs, err := fetch(ctx, bi, ix.v.Scope, ids, filters)
+	if err != nil {
+		return nil, err
+	}
+	hits := make([]Hit, 0, len(ranked))
+	for _, h := range ranked {
+		d, ok := docs[h.id]
+		if !ok {
+			continue
+		}
+		hits = append(hits, Hit{Doc: d, Scope: ix.v.Scope, Signals: []Signal{{Name: "bm25", Rank: len(hits) + 1, Score: h.score}}})
+		if len(hits) == q.Depth {
+			break
+		}
+	}
+	return hits, nil
+}
+
+// hasRangeFilters reports filters that postings cannot apply: dates,
+// pinned, links.
+func (q Query) hasRangeFilters() bool {
+	return !q.Since.IsZero() || !q.Until.IsZero() || q.Pinned || len(q.LinksTo) > 0
+}
+
+// manifestListing serves a listing by kind, status, pin and time from the
+// manifest, which every read has loaded anyway, and fetches only the page
+// it returns: sorting thousands of memories in bleve costs tens of
+// milliseconds, here a fraction of one.
+func (ix *Index) manifestListing(ctx context.Context, s *snapshot, bi bleve.Index, q Query) ([]Hit, error) {
+	kinds := map[uint8]bool{}
+	for _, k := range q.Kinds {
+		kinds[code(kindCodes, k)] = true
+	}
+	statuses := map[uint8]bool{}
+	for _, st := range q.Statuses {
+		statuses[code(statusCodes, st)] = true
+		if st == schema.StatusActive {
+			statuses[code(statusCodes, schema.StatusOpen)] = true
+		}
+	}
+	type cand struct {
+		id      string
+		updated int64
+	}
+	var cands []cand
+	for i := range s.m.files {
+		e := &s.m.files[i]
+		if e.flags&flagInvalid != 0 {
+			continue
+		}
+		m := e.meta
+		switch {
+		case len(kinds) > 0 && !kinds[m.kind],
+			len(statuses) > 0 && !statuses[m.status],
+			q.Pinned && !m.pinned,
+			!q.Since.IsZero() && m.updated < q.Since.Unix(),
+			!q.Until.IsZero() && m.updated > q.Until.Unix():
+			continue
+		}
+		cands = append(cands, cand{docIDOf(e.path), m.updated})
+	}
+	sort.Slice(cands, func(i, j int) bool {
+		if cands[i].updated != cands[j].updated {
+			return cands[i].updated > cands[j].updated
+		}
+		return cands[i].id < cands[j].id
+	})
+	if len(cands) > q.Depth {
+		cands = cands[:q.Depth]
+	}
+	if len(cands) == 0 {
+		return nil, nil
+	}
+	ids := make([]string, len(cands))
+	for i, c := range cands {
+		ids[i] = c.id
+	}
+	docs, err := fetch(ctx, bi, ix.v.Scope, ids, nil)
+	if err != nil {
+		return nil, err
+	}
+	hits := make([]Hit, 0, len(cands))
+	for _, c := range cands {
+		if d, ok := docs[c.id]; ok {
+			hits = append(hits, Hit{Doc: d, Scope: ix.v.Scope, Signals: []Signal{{Name: "bm25", Rank: len(hits) + 1}}})
+		}
+	}
+	return hits, nil
+}
+
+// listing returns memories matching the filters, most recent first.
+func (ix *Index) listing(ctx context.Context, bi bleve.Index, q Query, filters []query.Query) ([]Hit, error) {
+	var main query.Query = bleve.NewMatchAllQuery()
 	if len(filters) > 0 {
 		main = bleve.NewConjunctionQuery(append([]query.Query{main}, filters...)...)
 	}
 	req := bleve.NewSearchRequestOptions(main, q.Depth, 0, false)
 	req.Fields = storedFields
-	if empty {
-		req.SortBy([]string{"-" + fUpdated, "_id"})
-	}
+	req.SortBy([]string{"-" + fUpdated, "_id"})
 	res, err := bi.SearchInContext(ctx, req)
 	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
+		return nil, fmt.Errorf("list: %w", err)
 	}
 	hits := make([]Hit, 0, len(res.Hits))
 	for i, h := range res.Hits {
-		hit := Hit{Doc: docFromFields(ix.v.Scope, h.ID, h.Fields), Scope: ix.v.Scope}
-		score := h.Score
-		if empty {
-			score = 0
-		}
-		hit.Signals = []Signal{{Name: "bm25", Rank: i + 1, Score: score}}
-		hits = append(hits, hit)
+		hits = append(hits, Hit{Doc: docFromFields(ix.v.Scope, h.ID, h.Fields), Scope: ix.v.Scope, Signals: []Signal{{Name: "bm25", Rank: i + 1}}})
 	}
 	return hits, nil
+}
+
+// fetch loads the stored fields of memories by id, keeping those that
+// pass the filters.
+func fetch(ctx context.Context, bi bleve.Index, scope schema.Scope, ids []string, filters []query.Query) (map[string]Doc, error) {
+	var main query.Query = bleve.NewDocIDQuery(ids)
+	if len(filters) > 0 {
+		main = bleve.NewConjunctionQuery(append([]query.Query{main}, filters...)...)
+	}
+	req := bleve.NewSearchRequestOptions(main, len(ids), 0, false)
+	req.Fields = storedFields
+	req.Score = "none"
+	res, err := bi.SearchInContext(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("fetch: %w", err)
+	}
+	out := make(map[string]Doc, len(res.Hits))
+	for _, h := range res.Hits {
+		out[h.ID] = docFromFields(scope, h.ID, h.Fields)
+	}
+	return out, nil
 }
 
 // idfFunc looks up inverse document frequencies in the snapshot's index.
@@ -305,8 +519,12 @@ func (ix *Index) vectorSearch(ctx context.Context, s *snapshot, q Query, filters
 		id  string
 		cos float32
 	}
+	// In hybrid search the text leg finds what shares words; below the
+	// embedder's noise floor a similarity is as likely hash collisions as
+	// shared words, so it is not evidence there. A vector-only search
+	// ranks everything it has.
 	var floor float32
-	if nf, ok := ix.emb.(noiseFloor); ok {
+	if nf, ok := ix.emb.(noiseFloor); ok && q.Mode == ModeHybrid {
 		floor = nf.MinCosine()
 	}
 	var all []scored
@@ -446,6 +664,7 @@ func Fuse(q Query, cs []*Candidates) *Result {
 	if res.Mode != ModeText {
 		add(vec, vecName)
 	}
+
 	sort.SliceStable(order, func(i, j int) bool {
 		if order[i].Score != order[j].Score {
 			return order[i].Score > order[j].Score

@@ -263,6 +263,8 @@ func (ix *Index) stage(ctx context.Context, b *bleve.Batch, vw *vectorWriter, fi
 		e.hash = p.hash
 		e.setStat(stat(p.path))
 		if p.err != nil {
+			e.lens = [numTextFields]uint32{}
+			e.meta = docMeta{}
 			ix.warn("invalid:"+p.path+string(p.hash[:]), fmt.Sprintf("skipping invalid memory: %v", p.err))
 			b.Delete(docIDOf(p.path))
 			e.flags = flagInvalid
@@ -274,6 +276,8 @@ func (ix *Index) stage(ctx context.Context, b *bleve.Batch, vw *vectorWriter, fi
 			continue
 		}
 		e.flags = 0
+		e.lens = fieldLens(p.mem)
+		e.meta = metaOf(p.mem)
 		if err := b.Index(docIDOf(p.path), bleveDoc(p.mem)); err != nil {
 			return fmt.Errorf("index %s: %w", p.path, err)
 		}

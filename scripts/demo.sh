@@ -29,6 +29,9 @@ run tree
 run get mem://project/decisions/use-bleve-for-full-text-search --tier 1
 run search "how do we handle API keys" --explain
 run search tests --json
+run remember --kind reminder --title "Rotate the staging keys" --gate session-start
+run context --task "add a search filter for tags"
+run related decisions/use-bleve-for-full-text-search
 
 step "edit a memory by hand, then commit it"
 printf '\nRevisited: bleve also gives us stemming for free.\n' >> .memory/decisions/use-bleve-for-full-text-search.md

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-//go:embed kinds/*.md cairn.yaml
+//go:embed kinds/*.md cairn.yaml pack.md.tmpl
 var files embed.FS
 
 // MemoryData fills a kind template.
@@ -63,4 +63,33 @@ func Config() []byte {
 func yamlString(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", " ", "\r", " ", "\t", " ")
 	return `"` + r.Replace(s) + `"`
+}
+
+var packTemplate = template.Must(template.New("pack").ParseFS(files, "pack.md.tmpl")).Lookup("pack.md.tmpl")
+
+// PackData is what the context-pack template renders.
+type PackData struct {
+	Key      string
+	Tokens   int
+	Budget   int
+	Sections []PackSection
+}
+
+// PackSection is one section of a pack with its item lines already
+// rendered, so the budget counts exactly what is printed.
+type PackSection struct {
+	Title string
+	Text  string
+	Lines []string
+	Cut   int
+}
+
+// Pack renders a context pack as markdown.
+func Pack(d PackData) string {
+	var b bytes.Buffer
+	if err := packTemplate.Execute(&b, d); err != nil {
+		// The template is embedded and tested; failing here is a bug.
+		panic(fmt.Sprintf("render context pack: %v", err))
+	}
+	return strings.TrimRight(b.String(), "\n") + "\n"
 }

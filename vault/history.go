@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -203,7 +205,12 @@ func (v *Vault) InHead(rel string) bool {
 }
 
 // Head returns the vault's HEAD commit hash, or "" before the first commit.
+// It reads the ref files directly: every search asks, and opening the
+// repository through go-git costs milliseconds.
 func (v *Vault) Head() (string, error) {
+	if h, ok := v.headFast(); ok {
+		return h, nil
+	}
 	repo, err := v.Repo()
 	if err != nil {
 		return "", err
@@ -219,3 +226,43 @@ func (v *Vault) Head() (string, error) {
 }
 
 func shortHash(h plumbing.Hash) string { return h.String()[:8] }
+
+// headFast resolves HEAD from .git/HEAD and a loose or packed ref; ok is
+// false when the layout is anything else and go-git must decide.
+func (v *Vault) headFast() (string, bool) {
+	b, err := os.ReadFile(filepath.Join(v.GitDir, "HEAD"))
+	if err != nil {
+		return "", false
+	}
+	head := strings.TrimSpace(string(b))
+	ref, symbolic := strings.CutPrefix(head, "ref: ")
+	if !symbolic {
+		return head, isHash(head)
+	}
+	if b, err := os.ReadFile(filepath.Join(v.GitDir, filepath.FromSlash(ref))); err == nil {
+		h := strings.TrimSpace(string(b))
+		return h, isHash(h)
+	}
+	packed, err := os.ReadFile(filepath.Join(v.GitDir, "packed-refs"))
+	if err != nil {
+		return "", os.IsNotExist(err) // no ref anywhere: an unborn branch
+	}
+	for _, line := range strings.Split(string(packed), "\n") {
+		if h, name, ok := strings.Cut(line, " "); ok && name == ref && isHash(h) {
+			return h, true
+		}
+	}
+	return "", true
+}
+
+func isHash(s string) bool {
+	if len(s) != 40 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}

@@ -211,3 +211,30 @@ func TestInitIsIdempotentAndRepairs(t *testing.T) {
 		t.Fatalf("open of an empty dir: %v", err)
 	}
 }
+
+// Head's fast path agrees with go-git, for loose and packed refs.
+func TestHeadFastPath(t *testing.T) {
+	v := newVault(t)
+	remember(t, v, "events/a", "A")
+	want, err := v.ResolveCommit("HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := v.Head(); got != want {
+		t.Fatalf("loose ref: %s, want %s", got, want)
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	if out, err := exec.Command("git", "-C", v.Root, "pack-refs", "--all").CombinedOutput(); err != nil {
+		t.Fatalf("pack-refs: %v %s", err, out)
+	}
+	if got, _ := v.Head(); got != want {
+		t.Fatalf("packed ref: %s, want %s", got, want)
+	}
+	remember(t, v, "events/b", "B")
+	after, _ := v.ResolveCommit("HEAD")
+	if got, _ := v.Head(); got != after || after == want {
+		t.Fatalf("after a commit on a packed ref: %s, want %s", got, after)
+	}
+}

@@ -13,7 +13,8 @@ import (
 
 // BenchCmd groups benchmarks.
 type BenchCmd struct {
-	Index BenchIndexCmd `cmd:"" help:"Time rebuild, sync and search on synthetic vaults (1k/10k/100k memories)."`
+	Index     BenchIndexCmd     `cmd:"" help:"Time rebuild, sync and search on synthetic vaults (1k/10k/100k memories)."`
+	Retrieval BenchRetrievalCmd `cmd:"" help:"Measure retrieval quality on a labeled dataset (JSONL or LongMemEval)."`
 }
 
 // BenchIndexCmd measures the index on synthetic vaults.

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/cairnmem/cairn/config"
+	"github.com/cairnmem/cairn/index"
 	"github.com/cairnmem/cairn/schema"
 	"github.com/cairnmem/cairn/vault"
 )
@@ -35,9 +36,9 @@ func exitCode(err error) int {
 		return ExitNotVault
 	case errors.Is(err, schema.ErrInvalid), errors.Is(err, config.ErrInvalid):
 		return ExitInvalid
-	case errors.Is(err, vault.ErrLocked):
+	case errors.Is(err, vault.ErrLocked), errors.Is(err, index.ErrLocked):
 		return ExitLocked
-	case errors.Is(err, vault.ErrNotFound):
+	case errors.Is(err, vault.ErrNotFound), errors.Is(err, index.ErrNotIndexed):
 		return ExitNotFound
 	case errors.Is(err, errAborted), errors.Is(err, context.Canceled):
 		return ExitFailure

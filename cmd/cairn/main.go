@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
+	"runtime/pprof"
 	"strings"
 
 	"github.com/alecthomas/kong"
@@ -30,6 +32,8 @@ type CLI struct {
 	Diff     DiffCmd     `cmd:"" help:"Show changes: uncommitted edits, or between revisions."`
 	Show     ShowCmd     `cmd:"" help:"Print a memory as it was at a revision: cairn show REV:URI."`
 	Search   SearchCmd   `cmd:"" help:"Search memories in both vaults (full text + vectors)."`
+	Context  ContextCmd  `cmd:"" help:"Build the context pack an agent gets: obligatory items, last session, rules, what is relevant."`
+	Related  RelatedCmd  `cmd:"" help:"List memories linked to a memory, or sharing its tags."`
 	Reindex  ReindexCmd  `cmd:"" help:"Rebuild the search cache from the memory files."`
 	Index    IndexCmd    `cmd:"" help:"Inspect the search cache."`
 	Doctor   DoctorCmd   `cmd:"" help:"Check the vault and explain how to fix what is wrong."`
@@ -48,6 +52,20 @@ Exit codes: 0 ok, 1 check failed, 2 usage error, 3 not a vault,
 4 invalid memory, 5 vault locked, 6 not found, 10 internal error.`
 
 func main() {
+	// A cairn process lives for milliseconds (hooks, searches): collecting
+	// garbage less often is time saved. Long-running servers reset it.
+	debug.SetGCPercent(400)
+	// CAIRN_CPUPROFILE=file writes a CPU profile of the run, for finding
+	// where a slow hook or search spends its time.
+	if path := os.Getenv("CAIRN_CPUPROFILE"); path != "" {
+		if f, err := os.Create(path); err == nil {
+			_ = pprof.StartCPUProfile(f)
+			code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+			pprof.StopCPUProfile()
+			f.Close()
+			os.Exit(code)
+		}
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

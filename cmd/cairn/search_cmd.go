@@ -7,8 +7,21 @@ import (
 	"time"
 
 	"github.com/cairnmem/cairn/index"
+	"github.com/cairnmem/cairn/retrieve"
 	"github.com/cairnmem/cairn/schema"
 )
+
+// explainParts prints score parts compactly: relevance terms, then boosts.
+func explainParts(ps []retrieve.Part) string {
+	var out []string
+	for _, p := range ps {
+		if p.Effect == 0 && p.Value == 0 {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s %.3g→%+.3g", p.Name, p.Value, p.Effect))
+	}
+	return strings.Join(out, ", ")
+}
 
 // SearchCmd searches memories.
 type SearchCmd struct {
@@ -22,34 +35,41 @@ type SearchCmd struct {
 	Limit   int      `short:"n" default:"10" help:"How many results."`
 	Mode    string   `enum:"text,vector,hybrid" default:"hybrid" help:"text (BM25), vector (embeddings), or hybrid (both, fused)."`
 	Explain bool     `help:"Show each ranking signal's contribution per hit."`
+	Safe    bool     `help:"Leave out memories tagged as known-bad paths (retrieve.safe_exclude)."`
 }
 
 // Help describes the ranking.
 func (c *SearchCmd) Help() string {
-	return `Searches the project vault and the user vault together. Hybrid mode fuses
-the full-text ranking (BM25 over title, summary, tags, triggers and body) with
-the vector ranking by reciprocal rank. The default embedder is lexical: hashed
-words, word pairs and character n-grams, no model and no network.
+	return `Searches the project vault and the user vault together. Relevance fuses a
+BM25F full-text ranking (title, summary, tags, triggers, body; typos corrected)
+with the vector ranking; recency decay per kind, importance, access frequency,
+kind weight, links and any time the query names ("last week", "in May") scale
+it. Superseded memories are replaced by their successors; near-duplicates
+collapse to the most recent. Weights live in cairn.yaml under retrieve:.
 
-The index is synced before every search, so hand edits are found at once.`
+The default embedder is lexical: hashed words, word pairs and character
+n-grams, no model and no network. The index is synced before every search, so
+hand edits are found at once.`
 }
 
 // searchCard is a hit as search prints it: never the whole file.
 type searchCard struct {
-	URI     string         `json:"uri"`
-	Kind    string         `json:"kind"`
-	Title   string         `json:"title"`
-	Summary string         `json:"summary"`
-	Score   float64        `json:"score"`
-	Scope   string         `json:"scope"`
-	Updated time.Time      `json:"updated"`
-	Status  string         `json:"status,omitempty"`
-	Tags    []string       `json:"tags,omitempty"`
-	Signals []index.Signal `json:"signals,omitempty"`
+	URI     string          `json:"uri"`
+	Kind    string          `json:"kind"`
+	Title   string          `json:"title"`
+	Summary string          `json:"summary"`
+	Score   float64         `json:"score"`
+	Scope   string          `json:"scope"`
+	Updated time.Time       `json:"updated"`
+	Status  string          `json:"status,omitempty"`
+	Tags    []string        `json:"tags,omitempty"`
+	Note    string          `json:"note,omitempty"`
+	Signals []index.Signal  `json:"signals,omitempty"`
+	Parts   []retrieve.Part `json:"parts,omitempty"`
 }
 
-func (c *SearchCmd) query() (index.Query, error) {
-	q := index.Query{Text: strings.Join(c.Query, " "), Tags: c.Tag, Limit: c.Limit, Mode: index.Mode(c.Mode)}
+func (c *SearchCmd) query() (retrieve.Request, error) {
+	q := retrieve.Request{Query: strings.Join(c.Query, " "), Tags: c.Tag, Limit: c.Limit, Mode: index.Mode(c.Mode), Safe: c.Safe}
 	for _, k := range c.Kind {
 		kind, err := schema.ParseKind(k)
 		if err != nil {
@@ -87,28 +107,29 @@ func (c *SearchCmd) Run(g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	res, err := index.Search(context.Background(), ixs, q)
+	res, err := retrieve.New(ixs).Search(context.Background(), q)
 	if err != nil {
 		return err
 	}
 	for _, w := range res.Warnings {
 		env.Warnf("%s", w)
 	}
-	cards := make([]searchCard, 0, len(res.Hits))
-	for _, h := range res.Hits {
+	cards := make([]searchCard, 0, len(res.Items))
+	for _, h := range res.Items {
 		card := searchCard{URI: h.URI.String(), Kind: string(h.Kind), Title: h.Title, Summary: h.Summary, Score: h.Score,
-			Scope: string(h.Scope), Updated: h.Updated, Status: string(h.Status), Tags: h.Tags}
+			Scope: string(h.Scope), Updated: h.Updated, Status: string(h.Status), Tags: h.Tags, Note: h.Note}
 		if c.Explain {
-			card.Signals = h.Signals
+			card.Signals, card.Parts = h.Signals, h.Parts
 		}
 		cards = append(cards, card)
 	}
 	if g.JSON {
 		return env.JSON(struct {
-			Query string       `json:"query"`
-			Mode  index.Mode   `json:"mode"`
-			Hits  []searchCard `json:"hits"`
-		}{q.Text, res.Mode, cards})
+			Query  string           `json:"query"`
+			Mode   index.Mode       `json:"mode"`
+			Window *retrieve.Window `json:"window,omitempty"`
+			Hits   []searchCard     `json:"hits"`
+		}{q.Query, res.Mode, res.Window, cards})
 	}
 	if len(cards) == 0 {
 		fmt.Fprintln(env.Stderr, "no matches")
@@ -125,13 +146,20 @@ func (c *SearchCmd) Run(g *Globals, env *Env) error {
 			env.Printf(" — %s", card.Summary)
 		}
 		env.Printf("\n")
-		if c.Explain {
-			var parts []string
-			for _, s := range card.Signals {
-				parts = append(parts, fmt.Sprintf("%s #%d (%.4g) +%.4g", s.Name, s.Rank, s.Score, s.Contribution))
-			}
-			env.Printf("    why: %s\n", strings.Join(parts, ", "))
+		if card.Note != "" {
+			env.Printf("    note: %s\n", card.Note)
 		}
+		if c.Explain {
+			var sigs []string
+			for _, s := range card.Signals {
+				sigs = append(sigs, fmt.Sprintf("%s #%d (%.4g)", s.Name, s.Rank, s.Score))
+			}
+			env.Printf("    why: %s\n", strings.Join(sigs, ", "))
+			env.Printf("    score: %s\n", explainParts(card.Parts))
+		}
+	}
+	if c.Explain && res.Window != nil {
+		fmt.Fprintf(env.Stderr, "time window from %q: %s to %s\n", res.Window.Phrase, res.Window.From.Format("2006-01-02"), res.Window.To.Format("2006-01-02"))
 	}
 	return nil
 }

@@ -1,0 +1,536 @@
+package index
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"encoding/binary"
+	"hash/fnv"
+
+	index "github.com/blevesearch/bleve_index_api"
+	"github.com/cairnmem/cairn/schema"
+)
+
+// BM25 parameters: k1 saturates term frequency; each field's b (in
+// textFields) sets how much its length normalizes.
+const bm25K1 = 1.2
+
+// Pseudo-relevance feedback (RM3): the best first-pass memories lend their
+// distinctive words to a second pass, which finds memories that talk about
+// the same thing in other words ("photography setup" → camera, lens).
+const (
+	prfDocs      = 5    // first-pass memories read for feedback
+	prfTerms     = 10   // words added to the query
+	prfWeight    = 0.35 // share of the expanded query given to those words
+	prfMinDocs   = 2    // a feedback word must occur in this many of them
+	prfMinCorpus = 8    // below this many memories feedback is noise
+)
+
+// queryTerm is an analyzed query word and its weight.
+type queryTerm struct {
+	term   string
+	weight float64
+}
+
+// intentWords are the words of asking rather than of the subject: "can you
+// suggest tips", "do you remember what I mentioned". They are kept, at a
+// fraction of a content word's weight.
+var intentWords = func() map[string]bool {
+	words := `suggest suggestion recommend recommendation tip tips advice advise idea ideas think thought help tell know
+		remember remind mention mentioned said say ask asked please thanks thank want need like would could should
+		can do does did any some something anything good great best way ways thing things sure maybe really also
+		get got going wondering wonder look looking find show give`
+	out := map[string]bool{}
+	for _, t := range analyzer().Analyze([]byte(words)) {
+		out[string(t.Term)] = true
+	}
+	return out
+}()
+
+const intentWeight = 0.3
+
+// analyzeQuery turns query text into weighted index terms.
+func analyzeQuery(text string) []queryTerm {
+	counts := map[string]float64{}
+	var order []string
+	for _, t := range analyzer().Analyze([]byte(text)) {
+		term := string(t.Term)
+		if len(term) < 2 {
+			continue
+		}
+		if _, ok := counts[term]; !ok {
+			order = append(order, term)
+		}
+		w := 1.0
+		if intentWords[term] {
+			w = intentWeight
+		}
+		counts[term] += w
+	}
+	out := make([]queryTerm, 0, len(order))
+	for _, t := range order {
+		out = append(out, queryTerm{term: t, weight: counts[t]})
+	}
+	return out
+}
+
+// bm25Hit is a memory's full-text score.
+type bm25Hit struct {
+	id    string
+	score float64
+}
+
+// bm25 ranks the snapshot's memories by BM25F over the text fields, read
+// straight from bleve's postings: raw term frequency, per-field length
+// normalization against exact average lengths, one IDF per term over all
+// fields. allowed, when set, restricts the memories ranked.
+func (ix *Index) bm25(ctx context.Context, s *snapshot, text string, depth int, q Query) ([]bm25Hit, error) {
+	bi, err := s.index()
+	if err != nil {
+		return nil, err
+	}
+	adv, err := bi.Advanced()
+	if err != nil {
+		return nil, err
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	terms := analyzeQuery(text)
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	sc := &bm25Scorer{ctx: ctx, r: r, n: float64(s.m.Docs), avg: s.m.avgLens(), ids: map[docKey]index.IndexInternalID{}}
+	if terms, err = sc.correct(terms); err != nil {
+		return nil, err
+	}
+	allowed, err := sc.keywordFilter(q)
+	if err != nil {
+		return nil, err
+	}
+	scores := map[docKey]float64{}
+	if err := sc.score(terms, scores); err != nil {
+		return nil, err
+	}
+	top, err := sc.top(scores, depth, allowed)
+	if err != nil || s.m.Docs < prfMinCorpus || len(top) < prfMinDocs {
+		return top, err
+	}
+	expansion, err := ix.feedback(sc, top, terms)
+	if err != nil || len(expansion) == 0 {
+		return top, err
+	}
+	// Scores are linear in term weights: scale the first pass and add the
+	// expansion's share instead of scoring every term again.
+	for k := range scores {
+		scores[k] *= 1 - prfWeight
+	}
+	if err := sc.score(expansion, scores); err != nil {
+		return nil, err
+	}
+	return sc.top(scores, depth, allowed)
+}
+
+type bm25Scorer struct {
+	ctx context.Context
+	r   index.IndexReader
+	n   float64
+	avg [numTextFields]float64
+	ids map[docKey]index.IndexInternalID
+	df  map[string]float64
+}
+
+// docKey is an internal document id as a number: scorch ids are eight
+// big-endian bytes, and a number keys a map without allocating.
+type docKey uint64
+
+func keyOf(id index.IndexInternalID) docKey {
+	if len(id) == 8 {
+		return docKey(binary.BigEndian.Uint64(id))
+	}
+	h := fnv.New64a()
+	h.Write(id)
+	return docKey(h.Sum64())
+}
+
+func (sc *bm25Scorer) idf(df float64) float64 {
+	return math.Log(1 + (sc.n-df+0.5)/(df+0.5))
+}
+
+// score adds the BM25F scores of terms to scores, by internal id.
+func (sc *bm25Scorer) score(terms []queryTerm, scores map[docKey]float64) error {
+	type docTF struct {
+		tf  [numTextFields]float64
+		len [numTextFields]float64
+	}
+	var tfd index.TermFieldDoc
+	docs := map[docKey]*docTF{}
+	for _, qt := range terms {
+		clear(docs)
+		for fi, f := range textFields {
+			tfr, err := sc.r.TermFieldReader(sc.ctx, []byte(qt.term), f.name, true, true, false)
+			if err != nil {
+				return err
+			}
+			for {
+				got, err := tfr.Next(&tfd)
+				if err != nil {
+					tfr.Close()
+					return err
+				}
+				if got == nil {
+					break
+				}
+				key := keyOf(got.ID)
+				d, ok := docs[key]
+				if !ok {
+					d = &docTF{}
+					docs[key] = d
+					if _, ok := sc.ids[key]; !ok {
+						sc.ids[key] = append(index.IndexInternalID(nil), got.ID...)
+					}
+				}
+				d.tf[fi] = float64(got.Freq)
+				if got.Norm > 0 {
+					d.len[fi] = 1 / (got.Norm * got.Norm)
+				}
+			}
+			tfr.Close()
+		}
+		if len(docs) == 0 {
+			continue
+		}
+		idf := sc.idf(float64(len(docs)))
+		for key, d := range docs {
+			var tilde float64
+			for fi, f := range textFields {
+				if d.tf[fi] == 0 {
+					continue
+				}
+				norm := 1 - f.b + f.b*d.len[fi]/sc.avg[fi]
+				tilde += f.weight * d.tf[fi] / norm
+			}
+			scores[key] += qt.weight * idf * tilde * (bm25K1 + 1) / (tilde + bm25K1)
+		}
+	}
+	return nil
+}
+
+// keywordFilter turns the keyword filters of a query (kinds, tags,
+// statuses) into the set of internal ids that pass, read from postings;
+// nil means no keyword filter. Other filters are checked on the page of
+// results fetched afterwards.
+func (sc *bm25Scorer) keywordFilter(q Query) (map[docKey]bool, error) {
+	ids := func(field string, values []string) (map[docKey]bool, error) {
+		set := map[docKey]bool{}
+		for _, v := range values {
+			tfr, err := sc.r.TermFieldReader(sc.ctx, []byte(v), field, false, false, false)
+			if err != nil {
+				return nil, err
+			}
+			for {
+				d, err := tfr.Next(nil)
+				if err != nil || d == nil {
+					break
+				}
+				set[keyOf(d.ID)] = true
+			}
+			tfr.Close()
+		}
+		return set, nil
+	}
+	var sets []map[docKey]bool
+	if len(q.Kinds) > 0 {
+		var ks []string
+		for _, k := range q.Kinds {
+			ks = append(ks, string(k))
+		}
+		set, err := ids(fKind, ks)
+		if err != nil {
+			return nil, err
+		}
+		sets = append(sets, set)
+	}
+	for _, t := range q.Tags {
+		set, err := ids(fTags, []string{strings.ToLower(t)})
+		if err != nil {
+			return nil, err
+		}
+		sets = append(sets, set)
+	}
+	if len(q.Statuses) > 0 {
+		var ss []string
+		for _, st := range q.Statuses {
+			ss = append(ss, string(st))
+			if st == schema.StatusActive {
+				ss = append(ss, string(schema.StatusOpen))
+			}
+		}
+		set, err := ids(fStatus, ss)
+		if err != nil {
+			return nil, err
+		}
+		sets = append(sets, set)
+	}
+	if len(sets) == 0 {
+		return nil, nil
+	}
+	out := sets[0]
+	for _, s := range sets[1:] {
+		for k := range out {
+			if !s[k] {
+				delete(out, k)
+			}
+		}
+	}
+	return out, nil
+}
+
+// top returns the best-scoring memories as external ids.
+func (sc *bm25Scorer) top(scores map[docKey]float64, depth int, allowed map[docKey]bool) ([]bm25Hit, error) {
+	type kv struct {
+		key   docKey
+		score float64
+	}
+	all := make([]kv, 0, len(scores))
+	for k, v := range scores {
+		all = append(all, kv{k, v})
+	}
+	// Only the best depth×2 need ordering (some may be filtered out).
+	want := depth * 2
+	if allowed != nil {
+		want = len(all)
+	}
+	less := func(i, j int) bool {
+		if all[i].score != all[j].score {
+			return all[i].score > all[j].score
+		}
+		return all[i].key < all[j].key
+	}
+	if len(all) > want {
+		partialSort(len(all), want, less, func(i, j int) { all[i], all[j] = all[j], all[i] })
+		all = all[:want]
+	}
+	sort.Slice(all, less)
+	var out []bm25Hit
+	for _, e := range all {
+		if allowed != nil && !allowed[e.key] {
+			continue
+		}
+		id, err := sc.r.ExternalID(sc.ids[e.key])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, bm25Hit{id: id, score: e.score})
+		if len(out) == depth {
+			break
+		}
+	}
+	return out, nil
+}
+
+// feedback picks expansion words from the best first-pass memories: words
+// frequent in them, rare in the vault, and shared by at least two of them.
+func (ix *Index) feedback(sc *bm25Scorer, top []bm25Hit, query []queryTerm) ([]queryTerm, error) {
+	n := min(prfDocs, len(top))
+	inQuery := map[string]bool{}
+	for _, q := range query {
+		inQuery[q.term] = true
+	}
+	type stat struct {
+		weight float64
+		docs   int
+	}
+	stats := map[string]*stat{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	maxScore := top[0].score
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(h bm25Hit) {
+			defer wg.Done()
+			data, err := os.ReadFile(filepath.Join(ix.v.Root, filepath.FromSlash(h.id)+".md"))
+			if err != nil {
+				return
+			}
+			counts := map[string]float64{}
+			total := 0.0
+			for _, t := range analyzer().Analyze(data) {
+				term := string(t.Term)
+				if len(term) < 3 || inQuery[term] || intentWords[term] || isNumber(term) {
+					continue
+				}
+				counts[term]++
+				total++
+			}
+			if total == 0 {
+				return
+			}
+			mu.Lock()
+			for term, c := range counts {
+				st, ok := stats[term]
+				if !ok {
+					st = &stat{}
+					stats[term] = st
+				}
+				st.weight += (c / total) * (h.score / maxScore)
+				st.docs++
+			}
+			mu.Unlock()
+		}(top[i])
+	}
+	wg.Wait()
+	type cand struct {
+		term string
+		w    float64
+	}
+	var cands []cand
+	for term, st := range stats {
+		if st.docs < prfMinDocs {
+			continue
+		}
+		df, err := sc.docFreq(term)
+		if err != nil {
+			return nil, err
+		}
+		if df == 0 || df > sc.n/2 {
+			continue // a word in half the vault says nothing
+		}
+		cands = append(cands, cand{term, st.weight * sc.idf(df)})
+	}
+	sort.Slice(cands, func(i, j int) bool {
+		if cands[i].w != cands[j].w {
+			return cands[i].w > cands[j].w
+		}
+		return cands[i].term < cands[j].term
+	})
+	if len(cands) > prfTerms {
+		cands = cands[:prfTerms]
+	}
+	if len(cands) == 0 {
+		return nil, nil
+	}
+	var sum float64
+	for _, c := range cands {
+		sum += c.w
+	}
+	var qsum float64
+	for _, q := range query {
+		qsum += q.weight
+	}
+	out := make([]queryTerm, len(cands))
+	for i, c := range cands {
+		// The expansion as a whole weighs prfWeight of the final query.
+		out[i] = queryTerm{term: c.term, weight: prfWeight * qsum * c.w / sum}
+	}
+	return out, nil
+}
+
+// correct replaces a query word no memory contains with the closest word
+// the vault does contain (one edit away, two for long words), preferring
+// the most common: "buisiness" finds "business".
+func (sc *bm25Scorer) correct(terms []queryTerm) ([]queryTerm, error) {
+	fz, ok := sc.r.(index.IndexReaderFuzzy)
+	if !ok {
+		return terms, nil
+	}
+	for i, qt := range terms {
+		if len([]rune(qt.term)) < 4 {
+			continue
+		}
+		df, err := sc.docFreq(qt.term)
+		if err != nil {
+			return nil, err
+		}
+		if df > 0 {
+			continue
+		}
+		fuzziness := 1
+		if len([]rune(qt.term)) >= 7 {
+			fuzziness = 2
+		}
+		dict, err := fz.FieldDictFuzzy(fBody, qt.term, fuzziness, "")
+		if err != nil {
+			return nil, err
+		}
+		best, bestCount, bestDist := "", uint64(0), uint8(255)
+		for {
+			e, err := dict.Next()
+			if err != nil || e == nil {
+				break
+			}
+			if e.EditDistance < bestDist || (e.EditDistance == bestDist && e.Count > bestCount) {
+				best, bestCount, bestDist = e.Term, e.Count, e.EditDistance
+			}
+		}
+		dict.Close()
+		if best != "" {
+			terms[i].term = best
+		}
+	}
+	return terms, nil
+}
+
+// docFreq counts memories with term in any text field (body dominates).
+func (sc *bm25Scorer) docFreq(term string) (float64, error) {
+	if v, ok := sc.df[term]; ok {
+		return v, nil
+	}
+	if sc.df == nil {
+		sc.df = map[string]float64{}
+	}
+	tfr, err := sc.r.TermFieldReader(sc.ctx, []byte(term), fBody, false, false, false)
+	if err != nil {
+		return 0, err
+	}
+	c := float64(tfr.Count())
+	tfr.Close()
+	sc.df[term] = c
+	return c, nil
+}
+
+func isNumber(s string) bool {
+	return strings.Trim(s, "0123456789.,") == ""
+}
+
+// partialSort moves the k smallest elements (by less) to the front, in no
+// particular order: quickselect.
+func partialSort(n, k int, less func(i, j int) bool, swap func(i, j int)) {
+	lo, hi := 0, n-1
+	for lo < hi {
+		// Median of three as pivot, moved to hi.
+		mid := lo + (hi-lo)/2
+		if less(mid, lo) {
+			swap(mid, lo)
+		}
+		if less(hi, lo) {
+			swap(hi, lo)
+		}
+		if less(mid, hi) {
+			swap(mid, hi)
+		}
+		p := lo
+		for i := lo; i < hi; i++ {
+			if less(i, hi) {
+				swap(i, p)
+				p++
+			}
+		}
+		swap(p, hi)
+		switch {
+		case p == k:
+			return
+		case p < k:
+			lo = p + 1
+		default:
+			hi = p - 1
+		}
+	}
+}

@@ -1,0 +1,59 @@
+package retrieve_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/cairnmem/cairn/index"
+	"github.com/cairnmem/cairn/internal/synth"
+	"github.com/cairnmem/cairn/retrieve"
+	"github.com/cairnmem/cairn/schema"
+	"github.com/cairnmem/cairn/vault"
+)
+
+var (
+	benchOnce sync.Once
+	benchV    *vault.Vault
+)
+
+func benchRetriever(b *testing.B) *retrieve.Retriever {
+	benchOnce.Do(func() {
+		dir, _ := os.MkdirTemp("", "cairn-pack-bench-")
+		vault.Init(context.Background(), vault.InitOptions{Scope: schema.ScopeProject, Dir: dir})
+		benchV, _ = vault.Open(filepath.Join(dir, vault.DirName), schema.ScopeProject)
+		if err := synth.Fill(context.Background(), benchV, 1, 10000, nil); err != nil {
+			b.Fatal(err)
+		}
+	})
+	ix, _ := index.Open(benchV, index.Options{})
+	if err := ix.Sync(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	return retrieve.New([]*index.Index{ix})
+}
+
+// BenchmarkPack builds a context pack for a task at 10k memories: the work
+// behind the session-start and prompt hooks.
+func BenchmarkPack(b *testing.B) {
+	r := benchRetriever(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := r.Pack(context.Background(), retrieve.PackRequest{SessionStart: true, Task: "flaky test shared temp directory"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSearch ranks a query at 10k memories with every signal.
+func BenchmarkSearch(b *testing.B) {
+	r := benchRetriever(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := r.Search(context.Background(), retrieve.Request{Query: "flaky test shared temp directory"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
