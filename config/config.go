@@ -28,6 +28,38 @@ type Config struct {
 	Author   Author   `yaml:"author"`
 	Index    Index    `yaml:"index"`
 	Retrieve Retrieve `yaml:"retrieve"`
+	Capture  Capture  `yaml:"capture"`
+	Hooks    Hooks    `yaml:"hooks"`
+}
+
+// Capture configures what cairn learns from agent sessions.
+type Capture struct {
+	// JournalDays and JournalMB bound the journal of hook events.
+	JournalDays int `yaml:"journal_days"`
+	JournalMB   int `yaml:"journal_mb"`
+	// Redact lists extra patterns (regular expressions) to redact, on top
+	// of the built-in provider keys, tokens and secret assignments.
+	Redact []string `yaml:"redact"`
+	Enrich Enrich   `yaml:"enrich"`
+}
+
+// Enrich configures an optional model that rewrites titles and summaries
+// of captured memories. Off by default; on any failure the deterministic
+// result stands.
+type Enrich struct {
+	Provider  string   `yaml:"provider"` // none, claude (claude -p), ollama, anthropic, openai
+	Model     string   `yaml:"model"`
+	URL       string   `yaml:"url"`
+	APIKeyEnv string   `yaml:"api_key_env"`
+	Timeout   Duration `yaml:"timeout"`
+}
+
+// Hooks configures the agent hooks.
+type Hooks struct {
+	// PromptBudget is the size of what a prompt hook may inject, in tokens.
+	PromptBudget int `yaml:"prompt_budget"`
+	// Capture turns capture on session stop and compaction on or off.
+	Capture bool `yaml:"capture"`
 }
 
 // Retrieve weighs the signals that rank memories for an agent.
@@ -103,6 +135,8 @@ func Default() Config {
 			SafeExclude:  []string{"known-bad", "unsafe", "wrong"},
 			PackBudget:   2200,
 		},
+		Capture: Capture{JournalDays: 30, JournalMB: 100, Enrich: Enrich{Provider: "none", Timeout: Duration(20 * time.Second)}},
+		Hooks:   Hooks{PromptBudget: 700, Capture: true},
 	}
 }
 
@@ -189,6 +223,20 @@ func (c Config) validate() error {
 	for tag, v := range c.Retrieve.TagPenalties {
 		if v < 0 || v > 1 {
 			return fmt.Errorf("retrieve.tag_penalties.%s must be between 0 and 1, found %v", tag, v)
+		}
+	}
+	switch c.Capture.Enrich.Provider {
+	case "", "none", "claude":
+	case "ollama", "anthropic", "openai":
+		if c.Capture.Enrich.Model == "" {
+			return fmt.Errorf("capture.enrich.model is required for the %s provider", c.Capture.Enrich.Provider)
+		}
+	default:
+		return fmt.Errorf("capture.enrich.provider: unknown provider %q (none, claude, ollama, anthropic, openai)", c.Capture.Enrich.Provider)
+	}
+	for i, p := range c.Capture.Redact {
+		if _, err := regexp.Compile(p); err != nil {
+			return fmt.Errorf("capture.redact[%d]: %v", i, err)
 		}
 	}
 	if c.Retrieve.PackBudget < 100 || c.Retrieve.PackBudget > 100000 {

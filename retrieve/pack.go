@@ -31,6 +31,9 @@ type PackRequest struct {
 	Record bool
 	// Sections limits the pack to these sections (by name); empty is all.
 	Sections []string
+	// MinTextScore drops task matches whose full-text score is below it:
+	// a prompt hook injects nothing rather than a weak match.
+	MinTextScore float64
 }
 
 // Pack is a bounded, ordered selection of memories for an agent.
@@ -220,8 +223,8 @@ func (b *packBuilder) gather(ctx context.Context, name string) ([]*Item, string,
 		var out []*Item
 		for i := range items {
 			it := items[i]
-			if it.Kind == schema.KindSession {
-				continue // sessions have their own section
+			if it.Kind == schema.KindSession || textScore(it) < b.req.MinTextScore {
+				continue // sessions have their own section; weak matches are noise
 			}
 			out = append(out, &it)
 		}
@@ -575,4 +578,14 @@ func ago(d time.Duration) string {
 	default:
 		return fmt.Sprintf("%d months ago", int(d/(30*day)))
 	}
+}
+
+// textScore is an item's raw full-text score, 0 when it had none.
+func textScore(it Item) float64 {
+	for _, s := range it.Signals {
+		if s.Name == "bm25" {
+			return s.Score
+		}
+	}
+	return 0
 }

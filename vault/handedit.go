@@ -16,7 +16,7 @@ type HandEditOptions struct {
 	// Paths limits the commit to these vault-relative paths; empty means all.
 	Paths []string
 	// Check runs on every added or modified file before it is committed;
-	// an error keeps the file out of the commit (secret scanning plugs in here).
+	// an error keeps the file out of the commit (Vault.Guard runs too).
 	Check func(rel string, data []byte) error
 }
 
@@ -74,6 +74,13 @@ func (v *Vault) stageHandEdit(tx *Tx, st FileStatus, check func(string, []byte) 
 	data, err := v.readFile(path)
 	if err != nil {
 		return err
+	}
+	// The guard sees the file as the user wrote it, so its line numbers
+	// match the editor's.
+	if v.Guard != nil {
+		if err := v.Guard(st.Path, data); err != nil {
+			return err
+		}
 	}
 	if check != nil {
 		if err := check(st.Path, data); err != nil {

@@ -103,6 +103,9 @@ func (tx *Tx) Put(m *schema.Memory) error {
 	if err != nil {
 		return err
 	}
+	if err := tx.guard(m.URI.RelPath(), data); err != nil {
+		return err
+	}
 	tx.stage(m.URI.RelPath(), data)
 	tx.uris[m.URI.RelPath()] = m.URI
 	return nil
@@ -116,8 +119,18 @@ func (tx *Tx) PutFile(rel string, data []byte) error {
 	if data == nil {
 		data = []byte{}
 	}
+	if err := tx.guard(rel, data); err != nil {
+		return err
+	}
 	tx.stage(rel, data)
 	return nil
+}
+
+func (tx *Tx) guard(rel string, data []byte) error {
+	if tx.v.Guard == nil {
+		return nil
+	}
+	return tx.v.Guard(rel, data)
 }
 
 // Delete stages the removal of the memory at uri.

@@ -38,6 +38,10 @@ type Vault struct {
 	LockTimeout time.Duration
 	// Now is the clock for created/updated and commit times.
 	Now func() time.Time
+	// Guard inspects every file before it is staged for a commit; an error
+	// refuses the write. Secret scanning plugs in here so that no path into
+	// history (CLI, hooks, MCP, hand edits) can skip it.
+	Guard func(rel string, data []byte) error
 
 	repoOnce sync.Once
 	repo     *git.Repository

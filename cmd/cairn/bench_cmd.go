@@ -15,6 +15,53 @@ import (
 type BenchCmd struct {
 	Index     BenchIndexCmd     `cmd:"" help:"Time rebuild, sync and search on synthetic vaults (1k/10k/100k memories)."`
 	Retrieval BenchRetrievalCmd `cmd:"" help:"Measure retrieval quality on a labeled dataset (JSONL or LongMemEval)."`
+	Hooks     BenchHooksCmd     `cmd:"" help:"Time hook processes (session-start, user-prompt, post-tool) end to end on a synthetic vault."`
+}
+
+// BenchHooksCmd times hooks as agents run them.
+type BenchHooksCmd struct {
+	Sizes string `default:"10000" help:"Comma-separated vault sizes."`
+	Runs  int    `default:"40" help:"Sessions to time per size (each fires three hooks)."`
+	Seed  int64  `default:"1" help:"Seed of the synthetic vault."`
+}
+
+func (c *BenchHooksCmd) Run(g *Globals, env *Env) error {
+	sizes, err := parseSizes(c.Sizes)
+	if err != nil {
+		return err
+	}
+	var reports []*perf.HookReport
+	for _, n := range sizes {
+		rep, err := perf.HookFigures(context.Background(), perf.HookOptions{Size: n, Seed: c.Seed, Runs: c.Runs, Binary: selfExecutable(),
+			Log: func(s string) { fmt.Fprintf(env.Stderr, "bench: %s\n", s) }})
+		if err != nil {
+			return err
+		}
+		reports = append(reports, rep)
+	}
+	if g.JSON {
+		return env.JSON(reports)
+	}
+	env.Printf("%-10s %22s %22s %22s %12s %10s\n", "memories", "session-start med/p95", "user-prompt med/p95", "post-tool med/p95", "start chars", "injected")
+	for _, r := range reports {
+		env.Printf("%-10d %12.1f / %5.1fms %12.1f / %5.1fms %12.1f / %5.1fms %12d %9.0f%%\n", r.Size,
+			r.SessionStartMs.Median, r.SessionStartMs.P95, r.UserPromptMs.Median, r.UserPromptMs.P95, r.PostToolMs.Median, r.PostToolMs.P95,
+			r.StartContextLen, 100*r.PromptsInjected)
+	}
+	env.Printf("(wall time of whole hook processes, spawn to exit, %d sessions on %d CPUs)\n", c.Runs, runtime.NumCPU())
+	return nil
+}
+
+func parseSizes(s string) ([]int, error) {
+	var sizes []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("%w: --sizes: %q is not a positive number", errUsage, f)
+		}
+		sizes = append(sizes, n)
+	}
+	return sizes, nil
 }
 
 // BenchIndexCmd measures the index on synthetic vaults.
@@ -26,13 +73,9 @@ type BenchIndexCmd struct {
 }
 
 func (c *BenchIndexCmd) Run(g *Globals, env *Env) error {
-	var sizes []int
-	for _, s := range strings.Split(c.Sizes, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || n < 1 {
-			return fmt.Errorf("%w: --sizes: %q is not a positive number", errUsage, s)
-		}
-		sizes = append(sizes, n)
+	sizes, err := parseSizes(c.Sizes)
+	if err != nil {
+		return err
 	}
 	if c.Keep != "" && len(sizes) != 1 {
 		return fmt.Errorf("%w: --keep needs exactly one size", errUsage)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairnmem/cairn/extract"
 	"github.com/cairnmem/cairn/schema"
 	"github.com/cairnmem/cairn/vault"
 )
@@ -59,6 +60,9 @@ func (e *Env) Project() (*vault.Vault, error) {
 		}
 		if e.project != nil {
 			e.project.LockTimeout = e.g.LockTimeout
+			if _, err := extract.GuardVault(e.project); err != nil {
+				e.project, e.projectErr = nil, err
+			}
 		}
 	}
 	return e.project, e.projectErr
@@ -75,10 +79,13 @@ func (e *Env) User() (*vault.Vault, error) {
 		if err != nil {
 			err = fmt.Errorf("%w (create it with `cairn init --user`)", err)
 		}
-		e.userErr = err
 		if e.user != nil {
 			e.user.LockTimeout = e.g.LockTimeout
+			if _, gerr := extract.GuardVault(e.user); gerr != nil {
+				e.user, err = nil, gerr
+			}
 		}
+		e.userErr = err
 	}
 	return e.user, e.userErr
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/cairnmem/cairn/config"
+	"github.com/cairnmem/cairn/extract"
 	"github.com/cairnmem/cairn/index"
 	"github.com/cairnmem/cairn/schema"
 	"github.com/cairnmem/cairn/vault"
@@ -34,7 +35,7 @@ func exitCode(err error) int {
 		return ExitUsage
 	case errors.Is(err, vault.ErrNotVault):
 		return ExitNotVault
-	case errors.Is(err, schema.ErrInvalid), errors.Is(err, config.ErrInvalid):
+	case errors.Is(err, schema.ErrInvalid), errors.Is(err, config.ErrInvalid), errors.Is(err, extract.ErrSecret):
 		return ExitInvalid
 	case errors.Is(err, vault.ErrLocked), errors.Is(err, index.ErrLocked):
 		return ExitLocked

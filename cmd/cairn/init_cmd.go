@@ -56,7 +56,7 @@ func (c *InitCmd) Run(g *Globals, env *Env) error {
 		env.Printf("Added %s/ to %s so the project's git ignores it.\n", vault.DirName, res.ExcludedIn)
 	}
 	if fresh && !c.User {
-		env.Printf("\nNext:\n  cairn remember --kind decision --title \"...\"   write a memory\n  cairn init --user                              a vault for preferences that follow you\n")
+		env.Printf("\nNext:\n  cairn install claude                           hooks + MCP for Claude Code (or: cairn install codex)\n  cairn remember --kind decision --title \"...\"   write a memory\n  cairn init --user                              a vault for preferences that follow you\n")
 	}
 	return nil
 }

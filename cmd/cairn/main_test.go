@@ -33,11 +33,13 @@ func TestScripts(t *testing.T) {
 			env.Setenv("EDITOR", "false")
 			env.Setenv("VISUAL", "")
 			env.Setenv("CAIRN_SESSION", "")
+			env.Setenv("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
 			return os.MkdirAll(home, 0o755)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exitcode": cmdExitCode,
-			"jsonlen":  cmdJSONLen,
+			"exitcode":   cmdExitCode,
+			"jsonlen":    cmdJSONLen,
+			"hookreplay": cmdHookReplay,
 		},
 	})
 }

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/cairnmem/cairn/hooks"
+	"github.com/cairnmem/cairn/vault"
+)
+
+// InstallCmd sets up an agent's hooks and MCP server.
+type InstallCmd struct {
+	Agent string `arg:"" enum:"claude,codex" help:"claude (Claude Code) or codex (Codex CLI)."`
+	Scope string `enum:"project,user" default:"project" help:"project settings (.claude/, .codex/) or your user settings."`
+}
+
+// Help lists what install writes.
+func (c *InstallCmd) Help() string {
+	return `Claude Code, project scope: hooks in .claude/settings.json, the MCP server in
+.mcp.json. User scope: ~/.claude/settings.json and ~/.claude.json.
+Codex: hooks in .codex/hooks.json (or ~/.codex/hooks.json), the MCP server in
+config.toml beside it. Codex asks you to trust new hooks once (/hooks).
+
+Every other setting is kept. Running install again changes nothing;
+'cairn uninstall' removes exactly what install added.`
+}
+
+// UninstallCmd removes what install added.
+type UninstallCmd struct {
+	Agent string `arg:"" enum:"claude,codex" help:"claude or codex."`
+	Scope string `enum:"project,user" default:"project" help:"project or user settings."`
+}
+
+func (c *InstallCmd) Run(g *Globals, env *Env) error {
+	t, err := target(c.Agent, c.Scope)
+	if err != nil {
+		return err
+	}
+	changes, err := hooks.Install(t)
+	if err != nil {
+		return err
+	}
+	return printChanges(env, g, changes, "installed")
+}
+
+func (c *UninstallCmd) Run(g *Globals, env *Env) error {
+	t, err := target(c.Agent, c.Scope)
+	if err != nil {
+		return err
+	}
+	changes, err := hooks.Uninstall(t)
+	if err != nil {
+		return err
+	}
+	return printChanges(env, g, changes, "removed")
+}
+
+func target(agent, scope string) (hooks.Target, error) {
+	home, err := os.UserHomeDir()
+	if err != nil && scope == "user" {
+		return hooks.Target{}, err
+	}
+	wd, _ := os.Getwd()
+	project := wd
+	if root, err := vault.Find(wd); err == nil {
+		project = filepath.Dir(root)
+	}
+	return hooks.Target{Agent: agent, Scope: scope, Project: project, Home: home, Command: selfCommand()}, nil
+}
+
+// selfCommand is how agents should run cairn: "cairn" when that is this
+// binary on PATH, else this binary's absolute path.
+func selfCommand() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "cairn"
+	}
+	exe, _ = filepath.EvalSymlinks(exe)
+	if p, err := exec.LookPath("cairn"); err == nil {
+		if r, err := filepath.EvalSymlinks(p); err == nil && r == exe {
+			return "cairn"
+		}
+	}
+	if filepath.Base(exe) != "cairn" {
+		return "cairn" // a test binary or go run: name the installed command
+	}
+	return exe
+}
+
+// selfExecutable is the cairn binary to start again (the detached
+// finalizer): this executable, or the cairn on PATH when this one is not
+// named cairn (a test binary dispatching on its name).
+func selfExecutable() string {
+	exe, err := os.Executable()
+	if err == nil && filepath.Base(exe) == "cairn" {
+		return exe
+	}
+	if p, err := exec.LookPath("cairn"); err == nil {
+		return p
+	}
+	return exe
+}
+
+func printChanges(env *Env, g *Globals, changes []hooks.Change, verb string) error {
+	if g.JSON {
+		return env.JSON(changes)
+	}
+	any := false
+	for _, ch := range changes {
+		if ch.Action == "unchanged" {
+			env.Printf("unchanged  %s\n", ch.Path)
+			continue
+		}
+		any = true
+		env.Printf("%-9s  %s\n", ch.Action, ch.Path)
+		for _, d := range ch.Detail {
+			env.Printf("           %s %s\n", verb, d)
+		}
+	}
+	if !any {
+		env.Printf("Nothing to do.\n")
+	}
+	return nil
+}

@@ -1,0 +1,253 @@
+package extract
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/cairnmem/cairn/schema"
+)
+
+// JournalDir is the journal's directory inside a vault.
+const JournalDir = ".journal"
+
+// maxJournalString bounds one string in a journal entry: a tool's output
+// can be a whole file; its head and tail tell what happened.
+const maxJournalString = 8 << 10
+
+// JournalEntry is one hook event, redacted, as the journal stores it.
+type JournalEntry struct {
+	Time       time.Time      `json:"time"`
+	Event      string         `json:"event"` // session-start, user-prompt, post-tool, pre-compact, stop, session-end
+	Agent      string         `json:"agent"`
+	Session    string         `json:"session"`
+	Cwd        string         `json:"cwd,omitempty"`
+	Transcript string         `json:"transcript,omitempty"`
+	Redaction  string         `json:"redaction"`
+	Data       map[string]any `json:"data,omitempty"`
+}
+
+// JournalPath is the journal file of a session.
+func JournalPath(vaultRoot, session string) string {
+	name := schema.Slugify(session)
+	if session == "" {
+		name = "no-session"
+	}
+	return filepath.Join(vaultRoot, JournalDir, name+".jsonl")
+}
+
+// AppendJournal redacts an entry and appends it to its session's journal
+// with one write and an fsync: the journal is the replayable truth.
+func AppendJournal(vaultRoot string, e JournalEntry, red *Redactor) error {
+	e.Data = redactValue(e.Data, red).(map[string]any)
+	e.Redaction = RedactionVersion
+	line, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("journal entry: %w", err)
+	}
+	path := JournalPath(vaultRoot, e.Session)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(append(line, '\n')); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// redactValue redacts every string in a decoded JSON value and bounds
+// its size; redacting values, not the serialized text, keeps it JSON.
+func redactValue(v any, red *Redactor) any {
+	switch t := v.(type) {
+	case nil:
+		return map[string]any{}
+	case string:
+		s := t
+		if red != nil {
+			s, _ = red.Redact(s)
+		}
+		return bound(s)
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, x := range t {
+			out[k] = redactValue(x, red)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, x := range t {
+			out[i] = redactValue(x, red)
+		}
+		return out
+	default:
+		return t
+	}
+}
+
+func bound(s string) string {
+	if len(s) <= maxJournalString {
+		return s
+	}
+	head, tail := s[:maxJournalString/2], s[len(s)-maxJournalString/2:]
+	for !utf8.ValidString(head) {
+		head = head[:len(head)-1]
+	}
+	for !utf8.ValidString(tail) {
+		tail = tail[1:]
+	}
+	return head + fmt.Sprintf("\n… [%d bytes cut] …\n", len(s)-len(head)-len(tail)) + tail
+}
+
+// ReadJournal parses a session's journal as a transcript.
+func ReadJournal(path string) (*Transcript, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	t := &Transcript{Format: "journal", Path: path}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), maxLine)
+	n := 0
+	for sc.Scan() {
+		n++
+		var e JournalEntry
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			t.Warnings = append(t.Warnings, fmt.Sprintf("%s:%d: not a journal entry, skipped", path, n))
+			continue
+		}
+		if t.Session == "" {
+			t.Session, t.Cwd = e.Session, e.Cwd
+		}
+		base := Event{Session: e.Session, Line: n, Time: e.Time, Cwd: e.Cwd}
+		str := func(k string) string { s, _ := e.Data[k].(string); return s }
+		switch e.Event {
+		case "user-prompt":
+			if p := str("prompt"); strings.TrimSpace(p) != "" {
+				ev := base
+				ev.Kind, ev.Role, ev.Text, ev.Human = EventText, "user", p, isHumanText(p)
+				t.Events = append(t.Events, ev)
+			}
+		case "post-tool":
+			use := base
+			use.Kind, use.Role, use.Tool, use.ToolID = EventToolUse, "assistant", str("tool_name"), str("tool_use_id")
+			use.Input, _ = e.Data["tool_input"].(map[string]any)
+			if use.ToolID == "" {
+				use.ToolID = fmt.Sprintf("journal-%d", n)
+			}
+			res := base
+			res.Kind, res.Role, res.ToolID = EventToolResult, "user", use.ToolID
+			res.Output, res.IsError, res.Exit = toolResponse(e.Data["tool_response"])
+			t.Events = append(t.Events, use, res)
+		case "stop":
+			if m := str("last_assistant_message"); strings.TrimSpace(m) != "" {
+				ev := base
+				ev.Kind, ev.Role, ev.Text = EventText, "assistant", m
+				t.Events = append(t.Events, ev)
+			}
+		}
+	}
+	return t, sc.Err()
+}
+
+// toolResponse reads PostToolUse's tool_response: a string, or an object
+// with stdout/stderr/output/content and an error or exit code.
+func toolResponse(v any) (string, bool, *int) {
+	switch t := v.(type) {
+	case string:
+		return t, false, exitCode(t, false, nil)
+	case map[string]any:
+		var parts []string
+		for _, k := range []string{"stdout", "stderr", "output", "content", "error"} {
+			if s, ok := t[k].(string); ok && s != "" {
+				parts = append(parts, s)
+			}
+		}
+		out := strings.Join(parts, "\n")
+		isErr := false
+		if b, ok := t["is_error"].(bool); ok && b {
+			isErr = true
+		}
+		if b, ok := t["success"].(bool); ok && !b {
+			isErr = true
+		}
+		if b, ok := t["interrupted"].(bool); ok && b {
+			isErr = true
+		}
+		for _, k := range []string{"exit_code", "exitCode", "returnCode"} {
+			if f, ok := t[k].(float64); ok {
+				n := int(f)
+				return out, isErr || n != 0, &n
+			}
+		}
+		return out, isErr, exitCode(out, isErr, nil)
+	}
+	return "", false, nil
+}
+
+// PruneJournal removes journals older than maxAge, then the oldest ones
+// until the rest fit in maxBytes.
+func PruneJournal(vaultRoot string, maxAge time.Duration, maxBytes int64) (removed int, err error) {
+	dir := filepath.Join(vaultRoot, JournalDir)
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	type file struct {
+		path string
+		mod  time.Time
+		size int64
+	}
+	var files []file
+	var total int64
+	cutoff := time.Now().Add(-maxAge)
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".jsonl") {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		if maxAge > 0 && fi.ModTime().Before(cutoff) {
+			if os.Remove(p) == nil {
+				removed++
+			}
+			continue
+		}
+		files = append(files, file{p, fi.ModTime(), fi.Size()})
+		total += fi.Size()
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].mod.Before(files[j].mod) })
+	for _, f := range files {
+		if maxBytes <= 0 || total <= maxBytes {
+			break
+		}
+		if os.Remove(f.path) == nil {
+			removed++
+			total -= f.size
+		}
+	}
+	return removed, nil
+}

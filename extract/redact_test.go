@@ -1,0 +1,78 @@
+package extract
+
+import (
+	"bufio"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/cairnmem/cairn/internal/golden"
+)
+
+func lines(t *testing.T, name string) []string {
+	t.Helper()
+	f, err := os.Open(golden.Path("redact", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if l := sc.Text(); l != "" {
+			out = append(out, strings.ReplaceAll(l, `\n`, "\n"))
+		}
+	}
+	return out
+}
+
+// Every real-looking secret in the corpus is redacted, and no part of its
+// value survives.
+func TestRedactsSecrets(t *testing.T) {
+	r, _ := NewRedactor(nil)
+	for _, l := range lines(t, "secrets.txt") {
+		out, fs := r.Redact(l)
+		if len(fs) == 0 || !strings.Contains(out, "[REDACTED:") {
+			t.Errorf("secret survived: %q", l)
+			continue
+		}
+		// The longest token of the input must not appear in the output
+		// (in a connection string, the host stays and the password goes).
+		if strings.Contains(l, "://") {
+			continue
+		}
+		longest := ""
+		for _, w := range strings.FieldsFunc(l, func(c rune) bool { return strings.ContainsRune(" =:@'\"\n", c) }) {
+			if len(w) > len(longest) {
+				longest = w
+			}
+		}
+		if len(longest) >= 20 && strings.Contains(out, longest) {
+			t.Errorf("secret value %q kept in %q", longest, out)
+		}
+	}
+}
+
+// Look-alikes (hashes, ids, paths, variables, prose) are left alone.
+func TestKeepsLookalikes(t *testing.T) {
+	r, _ := NewRedactor(nil)
+	for _, l := range lines(t, "lookalikes.txt") {
+		if out, fs := r.Redact(l); len(fs) > 0 {
+			t.Errorf("look-alike redacted: %q → %q (%v)", l, out, fs)
+		}
+	}
+}
+
+func TestUserRulesAndFindingLines(t *testing.T) {
+	r, err := NewRedactor([]string{`ACME-[0-9]{6}`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, fs := r.Redact("line one\nticket ACME-123456 here")
+	if len(fs) != 1 || fs[0].Line != 2 || fs[0].Rule != "user-rule-1" || strings.Contains(out, "ACME-123456") {
+		t.Fatalf("user rule: %q %+v", out, fs)
+	}
+	if _, err := NewRedactor([]string{"("}); err == nil {
+		t.Fatal("a broken user rule was accepted")
+	}
+}
