@@ -3,7 +3,7 @@ GO      ?= go
 BIN     ?= bin/cairn
 GOFILES  = $(shell find . -name '*.go' -not -path './.git/*')
 
-.PHONY: all build install test fmt-check vet race demo bench clean tools
+.PHONY: all build install test fmt-check vet race demo bench clean tools browser
 
 all: build
 
@@ -13,11 +13,19 @@ build:
 install:
 	$(GO) install ./cmd/cairn
 
-## test: gofmt check, go vet, and every test with the race detector.
-test: tools fmt-check vet race
+## test: gofmt check, go vet, and every test with the race detector,
+## including the web viewer in headless Chromium (installed when missing).
+test: tools browser fmt-check vet race
 
 tools:
 	@command -v git >/dev/null || { echo "make test needs git (used to fsck vaults cairn writes)"; exit 1; }
+
+# The browser test drives Debian's chromium; install it when missing.
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || { \
+	  echo "installing chromium and chromium-driver for the viewer's browser test"; \
+	  SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium chromium-driver >/dev/null; }
 
 fmt-check:
 	@out="$$(gofmt -l $(GOFILES))"; if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
@@ -25,8 +33,10 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 
+# CAIRN_REQUIRE_BROWSER turns a missing chromium into a failure, never a skip.
+# Screenshots of the viewer land in artifacts/screenshots/.
 race:
-	$(GO) test -race -count=1 -timeout 15m ./...
+	CAIRN_REQUIRE_BROWSER=1 $(GO) test -race -count=1 -timeout 15m ./...
 
 ## demo: cairn's main job end to end on a temporary vault (no server, no key).
 demo: build

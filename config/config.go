@@ -30,6 +30,15 @@ type Config struct {
 	Retrieve Retrieve `yaml:"retrieve"`
 	Capture  Capture  `yaml:"capture"`
 	Hooks    Hooks    `yaml:"hooks"`
+	Serve    Serve    `yaml:"serve"`
+}
+
+// Serve configures `cairn serve`.
+type Serve struct {
+	// Addr is host:port to listen on; the default binds loopback only.
+	Addr string `yaml:"addr"`
+	// MaxBodyKB caps a request body.
+	MaxBodyKB int `yaml:"max_body_kb"`
 }
 
 // Capture configures what cairn learns from agent sessions.
@@ -137,6 +146,7 @@ func Default() Config {
 		},
 		Capture: Capture{JournalDays: 30, JournalMB: 100, Enrich: Enrich{Provider: "none", Timeout: Duration(20 * time.Second)}},
 		Hooks:   Hooks{PromptBudget: 700, Capture: true},
+		Serve:   Serve{Addr: "127.0.0.1:7411", MaxBodyKB: 512},
 	}
 }
 

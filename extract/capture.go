@@ -132,7 +132,12 @@ func CaptureCandidates(ctx context.Context, cands []Candidate, o Options) (*Resu
 	if o.Now.IsZero() {
 		o.Now = time.Now()
 	}
-	res := &Result{Candidates: cands}
+	// Redact before planning too: the vault holds redacted text, and a
+	// candidate is compared with it as it will be written.
+	res := &Result{}
+	for _, c := range cands {
+		res.Candidates = append(res.Candidates, redactCandidate(c, o.Redactor))
+	}
 	return res, res.plan(ctx, o)
 }
 

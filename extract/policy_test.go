@@ -12,6 +12,7 @@ import (
 	"github.com/cairnmem/cairn/retrieve"
 	"github.com/cairnmem/cairn/schema"
 	"github.com/cairnmem/cairn/vault"
+	"github.com/cairnmem/cairn/vault/vaulttest"
 )
 
 // policyFixture is a real project and user vault with their indexes.
@@ -24,28 +25,14 @@ type policyFixture struct {
 
 func newPolicyFixture(t *testing.T) *policyFixture {
 	t.Helper()
-	dir := t.TempDir()
-	f := &policyFixture{t: t, vaults: map[schema.Scope]*vault.Vault{}, now: time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC)}
-	for _, sc := range []schema.Scope{schema.ScopeProject, schema.ScopeUser} {
-		d := filepath.Join(dir, string(sc))
-		if _, err := vault.Init(context.Background(), vault.InitOptions{Scope: sc, Dir: d}); err != nil {
-			t.Fatal(err)
-		}
-		root := d
-		if sc == schema.ScopeProject {
-			root = filepath.Join(d, vault.DirName)
-		}
-		v, err := vault.Open(root, sc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v.Now = func() time.Time { return f.now }
+	f := &policyFixture{t: t, now: time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC)}
+	f.vaults = vaulttest.Vaults(t, func() time.Time { return f.now })
+	for _, v := range f.vaults {
 		red, err := GuardVault(v)
 		if err != nil {
 			t.Fatal(err)
 		}
 		f.red = red
-		f.vaults[sc] = v
 	}
 	return f
 }

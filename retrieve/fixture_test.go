@@ -2,7 +2,6 @@ package retrieve_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/cairnmem/cairn/retrieve"
 	"github.com/cairnmem/cairn/schema"
 	"github.com/cairnmem/cairn/vault"
+	"github.com/cairnmem/cairn/vault/vaulttest"
 )
 
 var ctx = context.Background()
@@ -27,29 +27,9 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	dir := t.TempDir()
-	t.Setenv("HOME", dir)
-	f := &fixture{t: t}
-	for _, sc := range []schema.Scope{schema.ScopeProject, schema.ScopeUser} {
-		d := filepath.Join(dir, string(sc))
-		if _, err := vault.Init(ctx, vault.InitOptions{Scope: sc, Dir: d}); err != nil {
-			t.Fatal(err)
-		}
-		root := d
-		if sc == schema.ScopeProject {
-			root = filepath.Join(d, vault.DirName)
-		}
-		v, err := vault.Open(root, sc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v.Now = func() time.Time { return now }
-		if sc == schema.ScopeProject {
-			f.project = v
-		} else {
-			f.user = v
-		}
-	}
+	t.Setenv("HOME", t.TempDir())
+	vs := vaulttest.Vaults(t, func() time.Time { return now })
+	f := &fixture{t: t, project: vs[schema.ScopeProject], user: vs[schema.ScopeUser]}
 	return f
 }
 

@@ -266,3 +266,43 @@ func isHash(s string) bool {
 	}
 	return true
 }
+
+// CommitFiles lists the vault-relative paths a commit changed against its
+// first parent (everything, for the root commit).
+func (v *Vault) CommitFiles(rev string) ([]string, error) {
+	repo, err := v.Repo()
+	if err != nil {
+		return nil, err
+	}
+	c, err := v.resolve(repo, rev)
+	if err != nil {
+		return nil, err
+	}
+	tree, err := c.Tree()
+	if err != nil {
+		return nil, err
+	}
+	var parent *object.Tree
+	if c.NumParents() > 0 {
+		p, err := c.Parent(0)
+		if err != nil {
+			return nil, err
+		}
+		if parent, err = p.Tree(); err != nil {
+			return nil, err
+		}
+	}
+	changes, err := object.DiffTree(parent, tree)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, ch := range changes {
+		name := ch.To.Name
+		if name == "" {
+			name = ch.From.Name
+		}
+		out = append(out, name)
+	}
+	return out, nil
+}

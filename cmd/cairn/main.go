@@ -41,6 +41,8 @@ type CLI struct {
 	Install   InstallCmd   `cmd:"" help:"Set up an agent's hooks and MCP server (claude, codex)."`
 	Uninstall UninstallCmd `cmd:"" help:"Remove exactly what install added."`
 	Hook      HookCmd      `cmd:"" help:"Handle an agent hook event (agents run this)."`
+	Mcp       McpCmd       `cmd:"" name:"mcp" help:"Run the MCP server on stdio (MCP clients run this)."`
+	Serve     ServeCmd     `cmd:"" help:"Serve the JSON API and the web viewer on 127.0.0.1."`
 	Bench     BenchCmd     `cmd:"" help:"Measure cairn on synthetic or benchmark data."`
 	Version   VersionCmd   `cmd:"" help:"Print the cairn version."`
 }

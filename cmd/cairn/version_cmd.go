@@ -9,16 +9,20 @@ var version = ""
 type VersionCmd struct{}
 
 func (c *VersionCmd) Run(g *Globals, env *Env) error {
-	v := version
-	if v == "" {
-		v = "dev"
-		if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-			v = bi.Main.Version
-		}
-	}
+	v := versionString()
 	if g.JSON {
 		return env.JSON(map[string]string{"version": v})
 	}
 	env.Printf("cairn %s\n", v)
 	return nil
+}
+
+func versionString() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
 }

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/cairnmem/cairn/index"
+	"github.com/cairnmem/cairn/schema"
+	"github.com/cairnmem/cairn/serve"
+	"github.com/cairnmem/cairn/vault"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// McpCmd runs the MCP server on stdio.
+type McpCmd struct{}
+
+// Help lists the tools.
+func (c *McpCmd) Help() string {
+	return `Speaks the Model Context Protocol on stdin/stdout for any MCP client
+('cairn install claude' registers it). Tools: memory_search, memory_get,
+memory_context, memory_remember, memory_related, memory_history,
+memory_forget. Only protocol goes to stdout; warnings go to stderr.
+
+The project vault is found from the working directory, or from
+$CLAUDE_PROJECT_DIR when the client sets it; the user vault is added when
+it exists.`
+}
+
+func (c *McpCmd) Run(g *Globals, env *Env) error {
+	if dir := os.Getenv("CLAUDE_PROJECT_DIR"); dir != "" && g.Vault == "" && g.Dir == "" {
+		_ = os.Chdir(dir)
+	}
+	svc, err := env.Service("mcp")
+	if err != nil {
+		return err
+	}
+	// Warnings must never reach stdout: that is the protocol stream.
+	svc.IndexOptions.Warn = func(msg string) { fmt.Fprintf(env.Stderr, "cairn: %s\n", msg) }
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	srv := serve.MCPServer(svc, versionString())
+	err = srv.Run(ctx, &mcp.IOTransport{Reader: readCloser{env.Stdin}, Writer: writeCloser{env.Stdout}})
+	if err != nil && !errors.Is(err, context.Canceled) {
+		slog.Debug("mcp server stopped", "err", err)
+		return err
+	}
+	return nil
+}
+
+// Service builds the surface service over the vaults that exist: the
+// project vault and the user vault, either may be missing but not both.
+func (e *Env) Service(agent string) (*serve.Service, error) {
+	vaults := map[schema.Scope]*vault.Vault{}
+	p, perr := e.Project()
+	if perr == nil {
+		vaults[schema.ScopeProject] = p
+	} else if !errors.Is(perr, vault.ErrNotVault) {
+		return nil, perr
+	}
+	if u, err := e.User(); err == nil {
+		vaults[schema.ScopeUser] = u
+	}
+	if len(vaults) == 0 {
+		return nil, perr
+	}
+	svc, err := serve.NewService(vaults, agent)
+	if err != nil {
+		return nil, err
+	}
+	svc.IndexOptions = index.Options{LockTimeout: e.g.LockTimeout, Warn: func(msg string) { e.Warnf("%s", msg) }}
+	if p != nil {
+		dir := p.ProjectDir()
+		svc.CodeCommit = func() string { return vault.ProjectHead(dir) }
+	}
+	return svc, nil
+}
+
+// readCloser and writeCloser adapt the command's streams to the
+// transport, which wants closers; closing them is the process's business.
+type readCloser struct{ r io.Reader }
+
+func (r readCloser) Read(p []byte) (int, error) { return r.r.Read(p) }
+func (r readCloser) Close() error               { return nil }
+
+type writeCloser struct{ w io.Writer }
+
+func (w writeCloser) Write(p []byte) (int, error) { return w.w.Write(p) }
+func (w writeCloser) Close() error                { return nil }
