@@ -91,10 +91,11 @@ func Init(ctx context.Context, opts InitOptions) (*InitResult, error) {
 		}
 	}
 	files := map[string][]byte{
-		config.FileName: templates.Config(),
-		".gitignore":    []byte(defaultGitignore),
+		config.FileName:  templates.Config(),
+		".gitignore":     []byte(defaultGitignore),
+		".gitattributes": []byte(mergeDriverAttributes),
 	}
-	for _, name := range []string{config.FileName, ".gitignore"} {
+	for _, name := range []string{config.FileName, ".gitignore", ".gitattributes"} {
 		p := filepath.Join(root, name)
 		if _, err := os.Stat(p); err == nil {
 			continue
@@ -115,7 +116,7 @@ func Init(ctx context.Context, opts InitOptions) (*InitResult, error) {
 		created[name] = true
 	}
 	cr, err := v.Update(ctx, CommitMeta{Verb: "init", Subject: "init: " + schema.Scheme + string(opts.Scope), Source: "cli"}, func(tx *Tx) error {
-		for _, name := range []string{config.FileName, ".gitignore"} {
+		for _, name := range []string{config.FileName, ".gitignore", ".gitattributes"} {
 			if !created[name] && v.InHead(name) {
 				continue
 			}

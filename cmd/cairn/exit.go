@@ -35,11 +35,11 @@ func exitCode(err error) int {
 		return ExitUsage
 	case errors.Is(err, vault.ErrNotVault):
 		return ExitNotVault
-	case errors.Is(err, schema.ErrInvalid), errors.Is(err, config.ErrInvalid), errors.Is(err, extract.ErrSecret):
+	case errors.Is(err, schema.ErrInvalid), errors.Is(err, config.ErrInvalid), errors.Is(err, extract.ErrSecret), errors.Is(err, vault.ErrInvalidFiles):
 		return ExitInvalid
 	case errors.Is(err, vault.ErrLocked), errors.Is(err, index.ErrLocked):
 		return ExitLocked
-	case errors.Is(err, vault.ErrNotFound), errors.Is(err, index.ErrNotIndexed):
+	case errors.Is(err, vault.ErrNotFound), errors.Is(err, index.ErrNotIndexed), errors.Is(err, vault.ErrNoRemote):
 		return ExitNotFound
 	case errors.Is(err, errAborted), errors.Is(err, context.Canceled):
 		return ExitFailure

@@ -18,33 +18,36 @@ import (
 type CLI struct {
 	Globals
 
-	Init      InitCmd      `cmd:"" help:"Create a vault: .memory/ in this project, or the user vault with --user."`
-	Remember  RememberCmd  `cmd:"" help:"Write a new memory from flags (body from --body or stdin)."`
-	New       NewCmd       `cmd:"" help:"Write a new memory in $EDITOR from the kind's template."`
-	Get       GetCmd       `cmd:"" help:"Print a memory (frontmatter and body), or one tier of it."`
-	Ls        LsCmd        `cmd:"" help:"List memories, optionally under a URI prefix."`
-	Tree      TreeCmd      `cmd:"" help:"Show the memory tree with kinds and summaries."`
-	Edit      EditCmd      `cmd:"" help:"Edit a memory in $EDITOR; it is validated and committed on save."`
-	Forget    ForgetCmd    `cmd:"" help:"Remove a memory (committed; recoverable from history)."`
-	Commit    CommitCmd    `cmd:"" help:"Validate and commit memories edited outside cairn."`
-	Log       LogCmd       `cmd:"" help:"Show the history of the vault or of one memory, with session trailers."`
-	Blame     BlameCmd     `cmd:"" help:"Show which commit and agent session last changed each line of a memory."`
-	Diff      DiffCmd      `cmd:"" help:"Show changes: uncommitted edits, or between revisions."`
-	Show      ShowCmd      `cmd:"" help:"Print a memory as it was at a revision: cairn show REV:URI."`
-	Search    SearchCmd    `cmd:"" help:"Search memories in both vaults (full text + vectors)."`
-	Context   ContextCmd   `cmd:"" help:"Build the context pack an agent gets: obligatory items, last session, rules, what is relevant."`
-	Related   RelatedCmd   `cmd:"" help:"List memories linked to a memory, or sharing its tags."`
-	Reindex   ReindexCmd   `cmd:"" help:"Rebuild the search cache from the memory files."`
-	Index     IndexCmd     `cmd:"" help:"Inspect the search cache."`
-	Doctor    DoctorCmd    `cmd:"" help:"Check the vault and explain how to fix what is wrong."`
-	Extract   ExtractCmd   `cmd:"" help:"Learn memories from a transcript, or replay the journal."`
-	Install   InstallCmd   `cmd:"" help:"Set up an agent's hooks and MCP server (claude, codex)."`
-	Uninstall UninstallCmd `cmd:"" help:"Remove exactly what install added."`
-	Hook      HookCmd      `cmd:"" help:"Handle an agent hook event (agents run this)."`
-	Mcp       McpCmd       `cmd:"" name:"mcp" help:"Run the MCP server on stdio (MCP clients run this)."`
-	Serve     ServeCmd     `cmd:"" help:"Serve the JSON API and the web viewer on 127.0.0.1."`
-	Bench     BenchCmd     `cmd:"" help:"Measure cairn on synthetic or benchmark data."`
-	Version   VersionCmd   `cmd:"" help:"Print the cairn version."`
+	Init        InitCmd        `cmd:"" help:"Create a vault: .memory/ in this project, or the user vault with --user."`
+	Remember    RememberCmd    `cmd:"" help:"Write a new memory from flags (body from --body or stdin)."`
+	New         NewCmd         `cmd:"" help:"Write a new memory in $EDITOR from the kind's template."`
+	Get         GetCmd         `cmd:"" help:"Print a memory (frontmatter and body), or one tier of it."`
+	Ls          LsCmd          `cmd:"" help:"List memories, optionally under a URI prefix."`
+	Tree        TreeCmd        `cmd:"" help:"Show the memory tree with kinds and summaries."`
+	Edit        EditCmd        `cmd:"" help:"Edit a memory in $EDITOR; it is validated and committed on save."`
+	Forget      ForgetCmd      `cmd:"" help:"Remove a memory (committed; recoverable from history)."`
+	Commit      CommitCmd      `cmd:"" help:"Validate and commit memories edited outside cairn."`
+	Log         LogCmd         `cmd:"" help:"Show the history of the vault or of one memory, with session trailers."`
+	Blame       BlameCmd       `cmd:"" help:"Show which commit and agent session last changed each line of a memory."`
+	Diff        DiffCmd        `cmd:"" help:"Show changes: uncommitted edits, or between revisions."`
+	Show        ShowCmd        `cmd:"" help:"Print a memory as it was at a revision: cairn show REV:URI."`
+	Search      SearchCmd      `cmd:"" help:"Search memories in both vaults (full text + vectors)."`
+	Context     ContextCmd     `cmd:"" help:"Build the context pack an agent gets: obligatory items, last session, rules, what is relevant."`
+	Related     RelatedCmd     `cmd:"" help:"List memories linked to a memory, or sharing its tags."`
+	Reindex     ReindexCmd     `cmd:"" help:"Rebuild the search cache from the memory files."`
+	Index       IndexCmd       `cmd:"" help:"Inspect the search cache."`
+	Doctor      DoctorCmd      `cmd:"" help:"Check the vault and explain how to fix what is wrong."`
+	Extract     ExtractCmd     `cmd:"" help:"Learn memories from a transcript, or replay the journal."`
+	Install     InstallCmd     `cmd:"" help:"Set up an agent's hooks and MCP server (claude, codex)."`
+	Uninstall   UninstallCmd   `cmd:"" help:"Remove exactly what install added."`
+	Hook        HookCmd        `cmd:"" help:"Handle an agent hook event (agents run this)."`
+	Mcp         McpCmd         `cmd:"" name:"mcp" help:"Run the MCP server on stdio (MCP clients run this)."`
+	Serve       ServeCmd       `cmd:"" help:"Serve the JSON API and the web viewer on 127.0.0.1."`
+	Sync        SyncCmd        `cmd:"" help:"Share the vault through a git remote: fetch, merge (no conflict markers), push."`
+	Remote      RemoteCmd      `cmd:"" help:"Add or list the vault's git remotes."`
+	MergeDriver MergeDriverCmd `cmd:"" name:"merge-driver" help:"Git merge driver for memory files (git runs this)."`
+	Bench       BenchCmd       `cmd:"" help:"Measure cairn on synthetic or benchmark data."`
+	Version     VersionCmd     `cmd:"" help:"Print the cairn version."`
 }
 
 const description = `Persistent memory for AI coding agents, as plain markdown files in git.

@@ -1,0 +1,438 @@
+package vault
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	git "github.com/go-git/go-git/v5"
+	gitconfig "github.com/go-git/go-git/v5/config"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/transport"
+)
+
+// SyncOptions configures Sync.
+type SyncOptions struct {
+	Remote   Remote
+	PullOnly bool
+	PushOnly bool
+	Auth     transport.AuthMethod
+	// Attempts bounds fetch-merge-push rounds when another clone pushes
+	// in between; 0 means 5.
+	Attempts int
+}
+
+// SyncReport says what a sync did.
+type SyncReport struct {
+	Remote    string      `json:"remote"`
+	URL       string      `json:"url"`
+	Branch    string      `json:"branch"`
+	Result    string      `json:"result"` // up-to-date, fast-forward, merged, ahead, pushed-new-branch
+	Added     []string    `json:"added,omitempty"`
+	Updated   []string    `json:"updated,omitempty"`
+	Deleted   []string    `json:"deleted,omitempty"`
+	Merges    []MergeNote `json:"merges,omitempty"`
+	Pushed    bool        `json:"pushed"`
+	Head      string      `json:"head"`
+	HandEdits int         `json:"hand_edits_committed,omitempty"`
+	Rounds    int         `json:"rounds"`
+}
+
+// MergeNote records how one file edited on both sides was merged.
+type MergeNote struct {
+	Path  string `json:"path"`
+	Note  string `json:"note"`
+	Extra string `json:"extra,omitempty"`
+}
+
+// Sync fetches the remote branch, merges it into the vault (memory files
+// with MergeMemory, so no conflict markers ever reach a file), and pushes
+// the result. Hand edits are committed first; a sync never overwrites an
+// uncommitted change. When another clone pushes in between, it fetches and
+// merges again.
+func (v *Vault) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error) {
+	rep := &SyncReport{Remote: opts.Remote.Name, URL: opts.Remote.URL, Branch: opts.Remote.Branch}
+	repo, err := v.Repo()
+	if err != nil {
+		return rep, err
+	}
+	hand, err := v.CommitWorkTree(ctx, CommitMeta{Verb: "edit", Source: "sync"}, HandEditOptions{})
+	if err != nil {
+		return rep, err
+	}
+	if len(hand.Rejected) > 0 {
+		var names []string
+		for _, r := range hand.Rejected {
+			names = append(names, r.Path)
+		}
+		return rep, fmt.Errorf("%w: fix or revert these uncommitted files before syncing: %s", ErrInvalidFiles, strings.Join(names, ", "))
+	}
+	rep.HandEdits = len(hand.Files)
+	attempts := opts.Attempts
+	if attempts <= 0 {
+		attempts = 5
+	}
+	remoteRef := plumbing.NewRemoteReferenceName(opts.Remote.Name, opts.Remote.Branch)
+	for round := 1; round <= attempts; round++ {
+		rep.Rounds = round
+		if !opts.PushOnly {
+			theirs, err := v.fetch(ctx, repo, opts, remoteRef)
+			if err != nil {
+				return rep, err
+			}
+			if err := v.mergeRemote(ctx, repo, theirs, opts.Remote, rep); err != nil {
+				return rep, err
+			}
+		}
+		rep.Head, _ = v.Head()
+		if opts.PullOnly {
+			return rep, nil
+		}
+		err := repo.PushContext(ctx, &git.PushOptions{RemoteName: opts.Remote.Name, Auth: opts.Auth,
+			RefSpecs: []gitconfig.RefSpec{gitconfig.RefSpec("refs/heads/main:refs/heads/" + opts.Remote.Branch)}})
+		switch {
+		case err == nil:
+			rep.Pushed = true
+			return rep, nil
+		case errors.Is(err, git.NoErrAlreadyUpToDate):
+			return rep, nil
+		case opts.PushOnly || !rejected(err):
+			return rep, fmt.Errorf("push to %s (%s): %w", opts.Remote.Name, opts.Remote.URL, err)
+		}
+		// Someone pushed since our fetch: fetch, merge and try again.
+	}
+	return rep, fmt.Errorf("push to %s kept being overtaken by other pushes after %d rounds; run cairn sync again", opts.Remote.Name, attempts)
+}
+
+// ErrInvalidFiles marks uncommitted files that block an operation.
+var ErrInvalidFiles = errors.New("invalid uncommitted files")
+
+func rejected(err error) bool {
+	s := err.Error()
+	return strings.Contains(s, "non-fast-forward") || strings.Contains(s, "fetch first") || strings.Contains(s, "rejected") ||
+		strings.Contains(s, "failed to update ref") || strings.Contains(s, "reference has changed")
+}
+
+// fetch brings the remote branch in; a remote without the branch yet is
+// not an error (the first push creates it).
+func (v *Vault) fetch(ctx context.Context, repo *git.Repository, opts SyncOptions, remoteRef plumbing.ReferenceName) (plumbing.Hash, error) {
+	err := repo.FetchContext(ctx, &git.FetchOptions{RemoteName: opts.Remote.Name, Auth: opts.Auth, Force: true,
+		RefSpecs: []gitconfig.RefSpec{gitconfig.RefSpec("+refs/heads/" + opts.Remote.Branch + ":" + remoteRef.String())}})
+	switch {
+	case err == nil, errors.Is(err, git.NoErrAlreadyUpToDate):
+	case errors.Is(err, transport.ErrEmptyRemoteRepository), strings.Contains(err.Error(), "couldn't find remote ref"):
+		return plumbing.ZeroHash, nil
+	default:
+		return plumbing.ZeroHash, fmt.Errorf("fetch %s (%s): %w", opts.Remote.Name, opts.Remote.URL, err)
+	}
+	ref, err := repo.Reference(remoteRef, true)
+	if err != nil {
+		return plumbing.ZeroHash, nil
+	}
+	return ref.Hash(), nil
+}
+
+// mergeRemote merges theirs into HEAD under the write lock.
+func (v *Vault) mergeRemote(ctx context.Context, repo *git.Repository, theirs plumbing.Hash, r Remote, rep *SyncReport) error {
+	if theirs.IsZero() {
+		rep.Result = "pushed-new-branch"
+		return nil
+	}
+	lock, err := v.acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer lock.release()
+	head, err := readHead(repo)
+	if err != nil {
+		return err
+	}
+	if head.commit == theirs {
+		rep.Result = "up-to-date"
+		return nil
+	}
+	tc, err := object.GetCommit(repo.Storer, theirs)
+	if err != nil {
+		return err
+	}
+	var oc *object.Commit
+	if !head.commit.IsZero() {
+		if oc, err = object.GetCommit(repo.Storer, head.commit); err != nil {
+			return err
+		}
+		if ok, _ := tc.IsAncestor(oc); ok {
+			rep.Result = "ahead"
+			return nil
+		}
+	}
+	if oc == nil {
+		return v.moveTo(repo, head, tc, nil, rep, "fast-forward")
+	}
+	if ok, _ := oc.IsAncestor(tc); ok {
+		return v.moveTo(repo, head, tc, nil, rep, "fast-forward")
+	}
+	var baseTree *object.Tree
+	if bases, err := oc.MergeBase(tc); err == nil && len(bases) > 0 {
+		if baseTree, err = bases[0].Tree(); err != nil {
+			return err
+		}
+	}
+	ot, err := oc.Tree()
+	if err != nil {
+		return err
+	}
+	tt, err := tc.Tree()
+	if err != nil {
+		return err
+	}
+	changes, notes, err := v.mergeTrees(repo, baseTree, ot, tt)
+	if err != nil {
+		return err
+	}
+	rep.Merges = append(rep.Merges, notes...)
+	tree, err := applyTree(repo.Storer, head.tree, changes)
+	if err != nil {
+		return err
+	}
+	when := v.now()
+	sig := v.signature(repo, when)
+	msg := fmt.Sprintf("sync: merge %s/%s\n\n", r.Name, r.Branch)
+	for _, n := range notes {
+		msg += fmt.Sprintf("%s: %s\n", n.Path, n.Note)
+	}
+	msg = strings.TrimRight(msg, "\n") + "\n\nCairn-Source: sync\n"
+	mc := &object.Commit{Author: sig, Committer: sig, Message: msg, TreeHash: tree, ParentHashes: []plumbing.Hash{head.commit, theirs}}
+	h, err := storeCommit(repo.Storer, mc)
+	if err != nil {
+		return err
+	}
+	mcObj, err := object.GetCommit(repo.Storer, h)
+	if err != nil {
+		return err
+	}
+	return v.moveTo(repo, head, mcObj, changes, rep, "merged")
+}
+
+// moveTo points HEAD's branch at c and brings the work tree and the git
+// index along: files are written atomically, removed ones deleted.
+func (v *Vault) moveTo(repo *git.Repository, head headState, c *object.Commit, changes []treeChange, rep *SyncReport, result string) error {
+	if changes == nil {
+		var from *object.Tree
+		if !head.tree.IsZero() {
+			t, err := object.GetTree(repo.Storer, head.tree)
+			if err != nil {
+				return err
+			}
+			from = t
+		}
+		to, err := c.Tree()
+		if err != nil {
+			return err
+		}
+		if changes, err = treeDiff(from, to); err != nil {
+			return err
+		}
+	}
+	for _, ch := range changes {
+		path := filepath.Join(v.Root, filepath.FromSlash(ch.rel))
+		if ch.hash.IsZero() {
+			if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return err
+			}
+			removeEmptyDirs(v.Root, filepath.Dir(path))
+			rep.Deleted = append(rep.Deleted, ch.rel)
+			continue
+		}
+		blob, err := repo.BlobObject(ch.hash)
+		if err != nil {
+			return err
+		}
+		r, err := blob.Reader()
+		if err != nil {
+			return err
+		}
+		data := make([]byte, blob.Size)
+		_, err = io.ReadFull(r, data)
+		r.Close()
+		if err != nil {
+			return err
+		}
+		_, statErr := os.Stat(path)
+		if err := writeIfChanged(path, data); err != nil {
+			return err
+		}
+		if statErr == nil {
+			rep.Updated = append(rep.Updated, ch.rel)
+		} else {
+			rep.Added = append(rep.Added, ch.rel)
+		}
+	}
+	if err := v.setRef(head.ref, c.Hash); err != nil {
+		return err
+	}
+	rep.Result = result
+	return v.updateIndex(repo, c.TreeHash, changes)
+}
+
+// flatten maps every file path of a tree to its blob hash.
+func flatten(t *object.Tree) (map[string]plumbing.Hash, error) {
+	out := map[string]plumbing.Hash{}
+	if t == nil {
+		return out, nil
+	}
+	err := t.Files().ForEach(func(f *object.File) error {
+		out[f.Name] = f.Hash
+		return nil
+	})
+	return out, err
+}
+
+func treeDiff(from, to *object.Tree) ([]treeChange, error) {
+	a, err := flatten(from)
+	if err != nil {
+		return nil, err
+	}
+	b, err := flatten(to)
+	if err != nil {
+		return nil, err
+	}
+	var out []treeChange
+	for p, h := range b {
+		if a[p] != h {
+			out = append(out, treeChange{rel: p, hash: h})
+		}
+	}
+	for p := range a {
+		if _, ok := b[p]; !ok {
+			out = append(out, treeChange{rel: p})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })
+	return out, nil
+}
+
+// mergeTrees computes the changes that turn ours into the merge of ours
+// and theirs. A file deleted on one side and changed on the other is kept:
+// forgetting loses to new knowledge, and the removal stays in history.
+func (v *Vault) mergeTrees(repo *git.Repository, base, ours, theirs *object.Tree) ([]treeChange, []MergeNote, error) {
+	b, err := flatten(base)
+	if err != nil {
+		return nil, nil, err
+	}
+	o, err := flatten(ours)
+	if err != nil {
+		return nil, nil, err
+	}
+	t, err := flatten(theirs)
+	if err != nil {
+		return nil, nil, err
+	}
+	paths := map[string]bool{}
+	for _, m := range []map[string]plumbing.Hash{o, t} {
+		for p := range m {
+			paths[p] = true
+		}
+	}
+	sorted := make([]string, 0, len(paths))
+	for p := range paths {
+		sorted = append(sorted, p)
+	}
+	sort.Strings(sorted)
+	var changes []treeChange
+	var notes []MergeNote
+	taken := func(p string) bool {
+		if _, ok := o[p]; ok {
+			return true
+		}
+		_, ok := t[p]
+		return ok
+	}
+	for _, p := range sorted {
+		oh, th, bh := o[p], t[p], b[p]
+		switch {
+		case oh == th, th == bh:
+			continue
+		case oh == bh:
+			changes = append(changes, treeChange{rel: p, hash: th})
+			continue
+		case oh.IsZero():
+			changes = append(changes, treeChange{rel: p, hash: th})
+			notes = append(notes, MergeNote{Path: p, Note: "removed here, changed there: kept the changed version"})
+			continue
+		case th.IsZero():
+			notes = append(notes, MergeNote{Path: p, Note: "changed here, removed there: kept this version"})
+			continue
+		}
+		if !strings.HasSuffix(p, ".md") || !strings.Contains(p, "/") {
+			notes = append(notes, MergeNote{Path: p, Note: "changed on both sides: kept this clone's version"})
+			continue
+		}
+		var bd []byte
+		if !bh.IsZero() {
+			if bd, err = blobBytes(repo, bh); err != nil {
+				return nil, nil, err
+			}
+		}
+		od, err := blobBytes(repo, oh)
+		if err != nil {
+			return nil, nil, err
+		}
+		td, err := blobBytes(repo, th)
+		if err != nil {
+			return nil, nil, err
+		}
+		res, err := MergeMemory(v.Scope, p, bd, od, td, func(rel string) string {
+			return freePath(rel, func(q string) bool {
+				if taken(q) {
+					return true
+				}
+				for _, c := range changes {
+					if c.rel == q {
+						return true
+					}
+				}
+				return false
+			})
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+		if h, err := storeBlob(repo.Storer, res.Data); err != nil {
+			return nil, nil, err
+		} else if h != oh {
+			changes = append(changes, treeChange{rel: p, hash: h})
+		}
+		note := MergeNote{Path: p, Note: res.Note}
+		if res.Extra != nil {
+			h, err := storeBlob(repo.Storer, res.Extra)
+			if err != nil {
+				return nil, nil, err
+			}
+			changes = append(changes, treeChange{rel: res.ExtraPath, hash: h})
+			note.Extra = res.ExtraPath
+		}
+		notes = append(notes, note)
+	}
+	return changes, notes, nil
+}
+
+func blobBytes(repo *git.Repository, h plumbing.Hash) ([]byte, error) {
+	blob, err := repo.BlobObject(h)
+	if err != nil {
+		return nil, err
+	}
+	r, err := blob.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	data := make([]byte, blob.Size)
+	_, err = io.ReadFull(r, data)
+	return data, err
+}
