@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/cairnmem/cairn/config"
+	"github.com/cairnmem/cairn/exchange"
 	"github.com/cairnmem/cairn/extract"
 	"github.com/cairnmem/cairn/index"
 	"github.com/cairnmem/cairn/schema"
@@ -31,7 +32,7 @@ func exitCode(err error) int {
 		return ExitOK
 	case errors.As(err, &se):
 		return se.code
-	case errors.Is(err, errUsage), errors.Is(err, schema.ErrBadURI), errors.Is(err, vault.ErrUnsafePath):
+	case errors.Is(err, errUsage), errors.Is(err, schema.ErrBadURI), errors.Is(err, vault.ErrUnsafePath), errors.Is(err, exchange.ErrFormat):
 		return ExitUsage
 	case errors.Is(err, vault.ErrNotVault):
 		return ExitNotVault
