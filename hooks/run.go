@@ -278,6 +278,11 @@ func (h *handler) capture(ctx context.Context) error {
 	}
 	if res.Applied != nil {
 		logf(h.log, "%s session=%s captured: %v, commits %v", h.event, h.p.SessionID, res.Applied.ByOp, res.Applied.Commits)
+		// The code moved on during the session: refresh which memories
+		// it may have made stale, for the next pack.
+		if _, err := retrieve.RefreshStale(ctx, h.indexes()); err != nil {
+			logf(h.log, "%s: staleness check: %v", h.event, err)
+		}
 	}
 	return nil
 }

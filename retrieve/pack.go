@@ -503,6 +503,9 @@ func (b *packBuilder) item(it *Item, section string, pos int) *PackItem {
 	if strings.Contains(it.Note, "replaces") {
 		pi.Flags = append(pi.Flags, "supersedes a match")
 	}
+	if files := b.r.staleSet()[pi.URI]; len(files) > 0 {
+		pi.Flags = append(pi.Flags, staleFlag(files))
+	}
 	return pi
 }
 

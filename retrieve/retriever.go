@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/cairnmem/cairn/config"
@@ -15,6 +16,9 @@ type Retriever struct {
 	// Now is the clock for recency and time windows; the benchmark sets it
 	// to each question's date.
 	Now func() time.Time
+
+	staleOnce sync.Once
+	staleURIs map[string][]string
 }
 
 // New returns a retriever over ixs; the first index's vault configuration

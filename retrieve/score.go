@@ -41,6 +41,7 @@ type scorer struct {
 	textMax float64
 	vecMax  float64
 	listing bool // no query text: every candidate is equally relevant
+	stale   map[string][]string
 }
 
 // relevance fuses the text and vector scores, each divided by the best
@@ -156,6 +157,10 @@ func (s *scorer) score(it *Item) bool {
 	if pen != 1 {
 		score *= pen
 		parts = append(parts, Part{Name: "tag penalty", Value: pen, Effect: pen})
+	}
+	if files := s.stale[it.URI.String()]; len(files) > 0 {
+		score *= staleFactor
+		parts = append(parts, Part{Name: "possibly stale", Value: float64(len(files)), Effect: staleFactor})
 	}
 	if _, seen := s.shown[it.URI.String()]; seen {
 		score *= w.Novelty

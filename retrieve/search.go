@@ -80,7 +80,7 @@ func (r *Retriever) search(ctx context.Context, vs []*index.View, req Request) (
 	if req.stats == nil {
 		req.stats = r.stats()
 	}
-	s := &scorer{cfg: r.cfg, now: now, time: ParseTime(req.Query, now), access: req.stats, safe: req.Safe}
+	s := &scorer{cfg: r.cfg, now: now, time: ParseTime(req.Query, now), access: req.stats, safe: req.Safe, stale: r.staleSet()}
 	s.shown = s.access.ShownIn(req.Session)
 	res := &Result{Mode: req.Mode, Window: s.time.Window, Now: now, Query: req.Query}
 	switch s.time.Order {
