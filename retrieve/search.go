@@ -118,7 +118,15 @@ func (r *Retriever) search(ctx context.Context, vs []*index.View, req Request) (
 	if req.Mode != "" && req.Mode != index.ModeHybrid {
 		res.Mode = req.Mode
 	}
+	// Archived memories stay out unless asked for by status.
+	wantArchived := false
+	for _, st := range req.Statuses {
+		wantArchived = wantArchived || st == schema.StatusArchived
+	}
 	for _, h := range fused.Hits {
+		if h.Doc.Status == schema.StatusArchived && !wantArchived {
+			continue
+		}
 		it := get(h)
 		it.Signals = h.Signals
 		for _, sig := range h.Signals {

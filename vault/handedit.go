@@ -166,3 +166,37 @@ func (v *Vault) Forget(ctx context.Context, uri schema.URI, meta CommitMeta) (Co
 func IsInvalid(err error) bool {
 	return errors.Is(err, schema.ErrInvalid) || errors.Is(err, config.ErrInvalid) || errors.Is(err, schema.ErrBadURI)
 }
+
+// ArchiveDir is where archived memories live.
+const ArchiveDir = "archive"
+
+// Archive moves memories under archive/ with status archived, in one
+// commit: they leave searches and packs but stay readable and in
+// history. It returns the new URIs in the order given.
+func (v *Vault) Archive(ctx context.Context, uris []schema.URI, meta CommitMeta) (CommitResult, []schema.URI, error) {
+	if meta.Verb == "" {
+		meta.Verb = "archive"
+	}
+	var moved []schema.URI
+	res, err := v.Update(ctx, meta, func(tx *Tx) error {
+		moved = moved[:0]
+		for _, u := range uris {
+			m, err := tx.Read(u)
+			if err != nil {
+				return err
+			}
+			to := tx.UniqueURI(schema.URI{Scope: u.Scope, Path: ArchiveDir + "/" + u.Path})
+			m = m.Clone()
+			m.URI, m.Status = to, schema.StatusArchived
+			if err := tx.Delete(u); err != nil {
+				return err
+			}
+			if err := tx.Put(m); err != nil {
+				return err
+			}
+			moved = append(moved, to)
+		}
+		return nil
+	})
+	return res, moved, err
+}

@@ -1,0 +1,24 @@
+package index
+
+import "context"
+
+// CompactReport is what Compact freed.
+type CompactReport struct {
+	BytesBefore int64 `json:"bytes_before"`
+	BytesAfter  int64 `json:"bytes_after"`
+}
+
+// Compact shrinks the cache: a fresh generation without the deleted
+// documents incremental updates leave behind, old generations removed,
+// and the access log folded into its summary.
+func (ix *Index) Compact(ctx context.Context) (CompactReport, error) {
+	rep := CompactReport{BytesBefore: dirSize(ix.Dir())}
+	if err := ix.Rebuild(ctx, "compact"); err != nil {
+		return rep, err
+	}
+	if err := ix.compactAccess(ctx); err != nil {
+		return rep, err
+	}
+	rep.BytesAfter = dirSize(ix.Dir())
+	return rep, nil
+}
