@@ -134,6 +134,9 @@ func Init(ctx context.Context, opts InitOptions) (*InitResult, error) {
 		return nil, err
 	}
 	res.Commit = cr.Commit
+	if opts.Scope == schema.ScopeProject {
+		_ = RegisterProject(root) // best effort: only cross-project promotion needs it
+	}
 	if opts.Scope == schema.ScopeProject && !opts.Tracked {
 		top, _ := projectRepo(opts.Dir)
 		res.ProjectIsRepo = top != ""

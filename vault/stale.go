@@ -205,4 +205,3 @@ func commitPaths(c *object.Commit) ([]string, error) {
 	}
 	return out, nil
 }
-
