@@ -48,6 +48,7 @@ type CLI struct {
 	Stale       StaleCmd       `cmd:"" help:"List memories that name project files changed since they were written."`
 	Gc          GcCmd          `cmd:"" help:"Archive faded memories; with --cache, compact the cache and journal."`
 	Consolidate ConsolidateCmd `cmd:"" help:"Fold near-duplicate memories together by kind; promote preferences shared by 3+ projects."`
+	Purge       PurgeCmd       `cmd:"" help:"Rewrite history to remove a memory or a secret everywhere (with a backup ref)."`
 	Export      ExportCmd      `cmd:"" help:"Write every memory out: JSONL or a zip of the markdown files."`
 	Import      ImportCmd      `cmd:"" help:"Bring memories in: cairn exports, claude-mem, basic-memory/Obsidian, Cline memory banks."`
 	MergeDriver MergeDriverCmd `cmd:"" name:"merge-driver" help:"Git merge driver for memory files (git runs this)."`
