@@ -278,31 +278,5 @@ func (v *Vault) CommitFiles(rev string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	tree, err := c.Tree()
-	if err != nil {
-		return nil, err
-	}
-	var parent *object.Tree
-	if c.NumParents() > 0 {
-		p, err := c.Parent(0)
-		if err != nil {
-			return nil, err
-		}
-		if parent, err = p.Tree(); err != nil {
-			return nil, err
-		}
-	}
-	changes, err := object.DiffTree(parent, tree)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, ch := range changes {
-		name := ch.To.Name
-		if name == "" {
-			name = ch.From.Name
-		}
-		out = append(out, name)
-	}
-	return out, nil
+	return commitPaths(c)
 }

@@ -183,7 +183,7 @@ func commitPaths(c *object.Commit) ([]string, error) {
 	}
 	var parent *object.Tree
 	if c.NumParents() > 0 {
-		pc, err := c.Parents().Next()
+		pc, err := c.Parent(0)
 		if err != nil {
 			return nil, err
 		}
