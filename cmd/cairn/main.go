@@ -69,7 +69,15 @@ Exit codes: 0 ok, 1 check failed, 2 usage error, 3 not a vault,
 func main() {
 	// A cairn process lives for milliseconds (hooks, searches): collecting
 	// garbage less often is time saved. Long-running servers reset it.
-	debug.SetGCPercent(400)
+	// A soft memory limit keeps that from growing the heap without bound
+	// when a process does heavy work (a rebuild, a sync of many edits).
+	// GOGC and GOMEMLIMIT, when set, win.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(200)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(512 << 20)
+	}
 	// CAIRN_CPUPROFILE=file writes a CPU profile of the run, for finding
 	// where a slow hook or search spends its time.
 	if path := os.Getenv("CAIRN_CPUPROFILE"); path != "" {
