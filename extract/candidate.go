@@ -77,17 +77,23 @@ func subject(s string) map[string]bool {
 	return out
 }
 
+// overlap is the Jaccard index of two sets.
 func overlap(a, b map[string]bool) float64 {
 	if len(a) == 0 || len(b) == 0 {
 		return 0
 	}
+	n := shared(a, b)
+	return float64(n) / float64(len(a)+len(b)-n)
+}
+
+func shared(a, b map[string]bool) int {
 	n := 0
 	for w := range a {
 		if b[w] {
 			n++
 		}
 	}
-	return float64(n) / float64(len(a)+len(b)-n)
+	return n
 }
 
 // containment is how much of the smaller set the larger one holds: one
@@ -96,13 +102,7 @@ func containment(a, b map[string]bool) float64 {
 	if len(a) == 0 || len(b) == 0 {
 		return 0
 	}
-	n := 0
-	for w := range a {
-		if b[w] {
-			n++
-		}
-	}
-	return float64(n) / float64(min(len(a), len(b)))
+	return float64(shared(a, b)) / float64(min(len(a), len(b)))
 }
 
 // bigrams are a text's adjacent word pairs, for near-duplicate detection.

@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -51,19 +50,11 @@ type claudeBlock struct {
 // warning naming the line. It fails only when the reader does.
 func ParseClaude(r io.Reader, path string) (*Transcript, error) {
 	t := &Transcript{Format: "claude", Path: path}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), maxLine)
-	n := 0
-	for sc.Scan() {
-		n++
-		raw := strings.TrimSpace(sc.Text())
-		if raw == "" {
-			continue
-		}
+	err := eachLine(r, path, func(n int, raw []byte) {
 		var l claudeLine
-		if err := json.Unmarshal([]byte(raw), &l); err != nil {
+		if err := json.Unmarshal(raw, &l); err != nil {
 			t.Warnings = append(t.Warnings, fmt.Sprintf("%s:%d: not a JSON object, skipped", path, n))
-			continue
+			return
 		}
 		if l.SessionID != "" && t.Session == "" {
 			t.Session = l.SessionID
@@ -97,11 +88,8 @@ func ParseClaude(r io.Reader, path string) (*Transcript, error) {
 		default:
 			// attachment, file-history-snapshot and future types: not ours.
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return t, fmt.Errorf("read %s: line %d: %w", path, n+1, err)
-	}
-	return t, nil
+	})
+	return t, err
 }
 
 func claudeMessageEvents(l claudeLine, base Event) ([]Event, string) {

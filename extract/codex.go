@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -36,25 +35,17 @@ type codexPayload struct {
 // a todo list; other items and unknown lines are skipped.
 func ParseCodex(r io.Reader, path string) (*Transcript, error) {
 	t := &Transcript{Format: "codex", Path: path}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), maxLine)
 	byCall := map[string]int{} // call id → index of its result event
-	n := 0
-	for sc.Scan() {
-		n++
-		raw := strings.TrimSpace(sc.Text())
-		if raw == "" {
-			continue
-		}
+	err := eachLine(r, path, func(n int, raw []byte) {
 		var l codexLine
-		if err := json.Unmarshal([]byte(raw), &l); err != nil || len(l.Payload) == 0 {
+		if err := json.Unmarshal(raw, &l); err != nil || len(l.Payload) == 0 {
 			t.Warnings = append(t.Warnings, fmt.Sprintf("%s:%d: not a rollout line, skipped", path, n))
-			continue
+			return
 		}
 		var p codexPayload
 		if json.Unmarshal(l.Payload, &p) != nil {
 			t.Warnings = append(t.Warnings, fmt.Sprintf("%s:%d: payload is not an object, skipped", path, n))
-			continue
+			return
 		}
 		base := Event{Session: t.Session, Line: n, Cwd: t.Cwd}
 		base.Time, _ = time.Parse(time.RFC3339Nano, l.Timestamp)
@@ -64,7 +55,7 @@ func ParseCodex(r io.Reader, path string) (*Transcript, error) {
 		case l.Type == "response_item" && p.Type == "message":
 			text := codexText(p.Content)
 			if strings.TrimSpace(text) == "" || (p.Role != "user" && p.Role != "assistant") {
-				continue
+				return
 			}
 			e := base
 			e.Kind, e.Role, e.Text = EventText, p.Role, text
@@ -89,14 +80,14 @@ func ParseCodex(r io.Reader, path string) (*Transcript, error) {
 				t.Events[i].IsError = *p.ExitCode != 0
 			}
 		}
-	}
+	})
 	for i := range t.Events {
 		if t.Events[i].Session == "" {
 			t.Events[i].Session = t.Session
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return t, fmt.Errorf("read %s: line %d: %w", path, n+1, err)
+	if err != nil {
+		return t, err
 	}
 	return t, nil
 }

@@ -1,6 +1,10 @@
 package extract
 
 import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
 	"strings"
 	"time"
 )
@@ -106,4 +110,23 @@ func isHumanText(s string) bool {
 		}
 	}
 	return true
+}
+
+// eachLine calls fn with every non-blank line of r and its 1-based
+// number, in a buffer large enough for a transcript's biggest lines; a
+// read error names the line where reading stopped.
+func eachLine(r io.Reader, path string, fn func(n int, line []byte)) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), maxLine)
+	n := 0
+	for sc.Scan() {
+		n++
+		if l := bytes.TrimSpace(sc.Bytes()); len(l) > 0 {
+			fn(n, l)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("read %s: line %d: %w", path, n+1, err)
+	}
+	return nil
 }

@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -123,15 +122,11 @@ func ReadJournal(path string) (*Transcript, error) {
 	}
 	defer f.Close()
 	t := &Transcript{Format: "journal", Path: path}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), maxLine)
-	n := 0
-	for sc.Scan() {
-		n++
+	err = eachLine(f, path, func(n int, raw []byte) {
 		var e JournalEntry
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+		if err := json.Unmarshal(raw, &e); err != nil {
 			t.Warnings = append(t.Warnings, fmt.Sprintf("%s:%d: not a journal entry, skipped", path, n))
-			continue
+			return
 		}
 		if t.Session == "" {
 			t.Session, t.Cwd = e.Session, e.Cwd
@@ -163,8 +158,8 @@ func ReadJournal(path string) (*Transcript, error) {
 				t.Events = append(t.Events, ev)
 			}
 		}
-	}
-	return t, sc.Err()
+	})
+	return t, err
 }
 
 // toolResponse reads PostToolUse's tool_response: a string, or an object

@@ -54,6 +54,7 @@ type handler struct {
 	in      io.Reader
 	out     io.Writer
 	red     *extract.Redactor
+	ixs     []*index.Index
 }
 
 // Run handles one hook event. It always returns 0: failures are logged,
@@ -180,7 +181,11 @@ func (h *handler) journal() error {
 		Session: h.p.SessionID, Cwd: h.p.Cwd, Transcript: h.p.TranscriptPath, Data: h.p.data(h.event)}, h.red)
 }
 
+// indexes opens the vaults' search caches once per hook run.
 func (h *handler) indexes() []*index.Index {
+	if h.ixs != nil {
+		return h.ixs
+	}
 	var out []*index.Index
 	for _, v := range []*vault.Vault{h.project, h.user} {
 		if v == nil {
@@ -191,6 +196,7 @@ func (h *handler) indexes() []*index.Index {
 			out = append(out, ix)
 		}
 	}
+	h.ixs = out
 	return out
 }
 
@@ -279,9 +285,13 @@ func (h *handler) capture(ctx context.Context) error {
 	if res.Applied != nil {
 		logf(h.log, "%s session=%s captured: %v, commits %v", h.event, h.p.SessionID, res.Applied.ByOp, res.Applied.Commits)
 		// The code moved on during the session: refresh which memories
-		// it may have made stale, for the next pack.
-		if _, err := retrieve.RefreshStale(ctx, h.indexes()); err != nil {
-			logf(h.log, "%s: staleness check: %v", h.event, err)
+		// it may have made stale, for the next session's pack. It walks
+		// project history, so only the detached session-end finalizer does
+		// it, never a Stop hook the agent waits on after every turn.
+		if h.event == "session-end" {
+			if _, err := retrieve.RefreshStale(ctx, h.indexes()); err != nil {
+				logf(h.log, "%s: staleness check: %v", h.event, err)
+			}
 		}
 	}
 	return nil

@@ -12,13 +12,16 @@ type CompactReport struct {
 // documents incremental updates leave behind, old generations removed,
 // and the access log folded into its summary.
 func (ix *Index) Compact(ctx context.Context) (CompactReport, error) {
-	rep := CompactReport{BytesBefore: dirSize(ix.Dir())}
+	rep := CompactReport{BytesBefore: ix.Bytes()}
 	if err := ix.Rebuild(ctx, "compact"); err != nil {
 		return rep, err
 	}
 	if err := ix.compactAccess(ctx); err != nil {
 		return rep, err
 	}
-	rep.BytesAfter = dirSize(ix.Dir())
+	rep.BytesAfter = ix.Bytes()
 	return rep, nil
 }
+
+// Bytes is the size of the cache on disk.
+func (ix *Index) Bytes() int64 { return dirSize(ix.Dir()) }

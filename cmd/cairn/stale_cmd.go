@@ -19,7 +19,8 @@ func (c *StaleCmd) Help() string {
 (limiter/limiter.go) that changed in the project's git history after the
 commit the memory was written at (its Cairn-Code-Commit / source.code_commit).
 Searches rank such memories lower and context packs flag them. The check also
-runs after every capture; this command refreshes it and lists the result.`
+runs when an agent session ends (in the detached finalizer); this command
+refreshes it and lists the result.`
 }
 
 func (c *StaleCmd) Run(g *Globals, env *Env) error {

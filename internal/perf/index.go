@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io/fs"
 	"math/rand"
 	"os"
 	"os/exec"
@@ -202,20 +201,7 @@ func IndexFigures(ctx context.Context, o IndexOptions) (*IndexReport, error) {
 		rep.SearchProcessMs = Summarize(t)
 		rep.SearchPeakRSSMB = float64(peak) / 1024
 	}
-	rep.CacheBytes = dirSize(ix.Dir())
+	rep.CacheBytes = ix.Bytes()
 	rep.BytesPerMemory = float64(rep.CacheBytes) / float64(o.Size)
 	return rep, nil
-}
-
-func dirSize(dir string) int64 {
-	var n int64
-	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			if fi, err := d.Info(); err == nil {
-				n += fi.Size()
-			}
-		}
-		return nil
-	})
-	return n
 }
