@@ -50,7 +50,15 @@ type Capture struct {
 	// of the built-in provider keys, tokens and secret assignments.
 	Redact []string `yaml:"redact"`
 	Enrich Enrich   `yaml:"enrich"`
+	// Review says whether captured memories reach context packs before a
+	// person kept them (cairn review): optional (they do) or required
+	// (they wait in the review inbox).
+	Review string `yaml:"review"`
 }
+
+// ReviewRequired reports whether captured memories stay out of packs
+// until a person keeps them.
+func (c Capture) ReviewRequired() bool { return c.Review == "required" }
 
 // Enrich configures an optional model that rewrites titles and summaries
 // of captured memories. Off by default; on any failure the deterministic
@@ -144,7 +152,7 @@ func Default() Config {
 			SafeExclude:  []string{"known-bad", "unsafe", "wrong"},
 			PackBudget:   2200,
 		},
-		Capture: Capture{JournalDays: 30, JournalMB: 100, Enrich: Enrich{Provider: "none", Timeout: Duration(20 * time.Second)}},
+		Capture: Capture{JournalDays: 30, JournalMB: 100, Review: "optional", Enrich: Enrich{Provider: "none", Timeout: Duration(20 * time.Second)}},
 		Hooks:   Hooks{PromptBudget: 700, Capture: true},
 		Serve:   Serve{Addr: "127.0.0.1:7411", MaxBodyKB: 512},
 	}
@@ -234,6 +242,11 @@ func (c Config) validate() error {
 		if v < 0 || v > 1 {
 			return fmt.Errorf("retrieve.tag_penalties.%s must be between 0 and 1, found %v", tag, v)
 		}
+	}
+	switch c.Capture.Review {
+	case "", "optional", "required":
+	default:
+		return fmt.Errorf("capture.review: %q is neither optional nor required", c.Capture.Review)
 	}
 	switch c.Capture.Enrich.Provider {
 	case "", "none", "claude":

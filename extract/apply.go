@@ -2,6 +2,7 @@ package extract
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -72,10 +73,16 @@ func Apply(ctx context.Context, vaults map[schema.Scope]*vault.Vault, plan []Act
 		actions := by[schema.Scope(sc)]
 		cm := vault.CommitMeta{Verb: verbOf(actions), Session: meta.Session, Source: meta.Source, CodeCommit: meta.CodeCommit}
 		var written []schema.URI
+		var refused []string
 		r, err := v.Update(ctx, cm, func(tx *vault.Tx) error {
-			written = written[:0] // Update may run the batch only once, but stay safe
+			written, refused = written[:0], refused[:0] // Update may run the batch only once, but stay safe
 			for _, a := range actions {
 				u, err := applyOne(tx, v, a, meta, now, red)
+				if errors.Is(err, ErrSecret) {
+					// The guard refused this memory: drop it, keep the rest.
+					refused = append(refused, fmt.Sprintf("dropped %s %q: %v", a.Candidate.Kind, a.Candidate.Title, err))
+					continue
+				}
 				if err != nil {
 					return fmt.Errorf("%s %q: %w", a.Op, a.Candidate.Title, err)
 				}
@@ -83,6 +90,7 @@ func Apply(ctx context.Context, vaults map[schema.Scope]*vault.Vault, plan []Act
 			}
 			return nil
 		})
+		res.Notes = append(res.Notes, refused...)
 		if err != nil {
 			return res, err
 		}
@@ -140,7 +148,7 @@ func (c Candidate) source(meta Meta) *schema.Source {
 		ver = signalsVersion
 	}
 	return &schema.Source{Agent: meta.Agent, Session: meta.Session, Transcript: meta.Transcript, Turns: lastN(c.Turns, 20), Tools: lastN(c.Tools, 20),
-		Extractor: c.Extractor, Version: ver + "+" + RedactionVersion, CodeCommit: meta.CodeCommit}
+		Extractor: c.Extractor, Version: ver + "+" + RedactionVersion, Rule: c.Rule, CodeCommit: meta.CodeCommit}
 }
 
 func lastN(s []string, n int) []string {
@@ -150,8 +158,20 @@ func lastN(s []string, n int) []string {
 	return s
 }
 
+// when is the candidate's date: when it was said or happened in the
+// session, or now when the session did not say.
+func (c Candidate) when(now time.Time) time.Time {
+	if !c.Time.IsZero() {
+		return c.Time
+	}
+	return now
+}
+
 func (c Candidate) memory(meta Meta, now time.Time) *schema.Memory {
-	m := schema.New(c.Kind, c.Title, now)
+	m := schema.New(c.Kind, c.Title, c.when(now))
+	if !c.Created.IsZero() {
+		m.Created = schema.Timestamp(c.Created)
+	}
 	m.Summary, m.Body, m.Tags, m.Gate = c.Summary, c.Body, c.Tags, c.Gate
 	if c.Status != "" {
 		m.Status = c.Status
@@ -159,6 +179,10 @@ func (c Candidate) memory(meta Meta, now time.Time) *schema.Memory {
 	if c.Importance > 0 {
 		imp := c.Importance
 		m.Importance = &imp
+	}
+	if c.Confidence > 0 && c.Confidence < 1 {
+		conf := float64(int(c.Confidence*100+0.5)) / 100
+		m.Confidence = &conf
 	}
 	m.Source = c.source(meta)
 	return m
@@ -180,14 +204,23 @@ func applyOne(tx *vault.Tx, v *vault.Vault, a Action, meta Meta, now time.Time, 
 	info, _ := c.Kind.Info()
 	switch a.Op {
 	case OpRewrite:
-		target := sessionFile(tx, v, *a.Target, meta.Session)
+		target := *a.Target
+		if info.Policy != schema.PolicyMergeable {
+			target = sessionFile(tx, v, *a.Target, meta.Session)
+		}
 		a.Target = &target
 		if old, err := tx.Read(*a.Target); err == nil {
 			m := old.Clone()
-			m.Title, m.Summary, m.Body, m.Tags = c.Title, c.Summary, c.Body, c.Tags
-			m.Source = c.source(meta)
+			if info.Policy == schema.PolicyMergeable {
+				// A project-wide file (the commands that build and test):
+				// new lines join the old ones.
+				m.Body = mergeLines(old.Body, c.Body)
+			} else {
+				m.Title, m.Summary, m.Body, m.Tags = c.Title, c.Summary, c.Body, c.Tags
+				m.Source = c.source(meta)
+			}
 			if oneLine(m.Body) != oneLine(old.Body) || m.Title != old.Title {
-				m.Updated = schema.Timestamp(now)
+				m.Updated = schema.Timestamp(c.when(now))
 			}
 			m.URI = *a.Target
 			return m.URI, put(m)
@@ -209,7 +242,7 @@ func applyOne(tx *vault.Tx, v *vault.Vault, a Action, meta Meta, now time.Time, 
 			m.Body = strings.TrimSpace(m.Body + "\n\n" + c.Body)
 		}
 		m.Tags = unionTags(m.Tags, c.Tags)
-		m.Updated = schema.Timestamp(now)
+		m.Updated = schema.Timestamp(c.when(now))
 		return m.URI, put(m)
 	case OpSupersede:
 		old, err := tx.Read(*a.Target)
@@ -219,22 +252,40 @@ func applyOne(tx *vault.Tx, v *vault.Vault, a Action, meta Meta, now time.Time, 
 		m := c.memory(meta, now)
 		m.URI = tx.UniqueURI(schema.URI{Scope: v.Scope, Path: info.Dir + "/" + schema.Slugify(c.Title)})
 		m.Supersedes = []string{old.URI.String()}
-		prev := old.Clone()
-		prev.Status, prev.SupersededBy, prev.Updated = schema.StatusSuperseded, m.URI.String(), schema.Timestamp(now)
-		if err := put(prev); err != nil {
+		// The new memory first: if the guard refuses it, the old one stays
+		// current.
+		if err := put(m); err != nil {
 			return m.URI, err
 		}
-		return m.URI, put(m)
+		prev := old.Clone()
+		prev.Status, prev.SupersededBy, prev.Updated = schema.StatusSuperseded, m.URI.String(), schema.Timestamp(c.when(now))
+		return m.URI, put(prev)
 	case OpClose:
 		old, err := tx.Read(*a.Target)
 		if err != nil {
 			return *a.Target, err
 		}
 		m := old.Clone()
-		m.Status, m.Updated = schema.StatusDone, schema.Timestamp(now)
+		m.Status, m.Updated = schema.StatusDone, schema.Timestamp(c.when(now))
 		return m.URI, put(m)
 	}
 	return schema.URI{}, fmt.Errorf("unknown operation %q", a.Op)
+}
+
+// mergeLines adds to old the lines of add it does not hold yet.
+func mergeLines(old, add string) string {
+	have := map[string]bool{}
+	for _, l := range strings.Split(old, "\n") {
+		have[strings.TrimSpace(l)] = true
+	}
+	out := strings.TrimRight(old, "\n")
+	for _, l := range strings.Split(add, "\n") {
+		if t := strings.TrimSpace(l); t != "" && !have[t] {
+			out += "\n" + l
+			have[t] = true
+		}
+	}
+	return out
 }
 
 func unionTags(a, b []string) []string {

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/cairnmem/cairn/schema"
@@ -21,32 +22,23 @@ type Candidate struct {
 	Extractor  string        `json:"extractor"`
 	Turns      []string      `json:"turns,omitempty"` // message ids or lines
 	Tools      []string      `json:"tools,omitempty"` // tool_use ids
-	// URI pins the candidate to one file: the session's own summary and
-	// outcome are rewritten as the session goes on.
+	// URI pins the candidate to one file: the session's own summary is
+	// rewritten as the session goes on; the project's commands are one file.
 	URI *schema.URI `json:"uri,omitempty"`
+	// Rule names what in the session produced the candidate (its
+	// evidence, with Turns and Tools); Confidence is how sure the rule is.
+	// Candidates under the capture's threshold are not written.
+	Rule       string  `json:"rule,omitempty"`
+	Confidence float64 `json:"confidence,omitempty"`
+	// Time is when it was said or happened: the memory's date.
+	Time time.Time `json:"time,omitzero"`
+	// Created overrides the memory's created date (a session summary
+	// starts when the session did); zero means Time.
+	Created time.Time `json:"-"`
 }
 
 // Text is what similarity is judged on.
 func (c Candidate) Text() string { return c.Title + "\n" + c.Body }
-
-// titleFrom turns a sentence into a title: trimmed, first letter upper,
-// no trailing period, at most about 90 characters at a word boundary.
-func titleFrom(s string) string {
-	s = strings.TrimSpace(strings.Join(strings.Fields(s), " "))
-	s = strings.TrimRight(s, ".!;:,")
-	if len(s) > 90 {
-		cut := strings.LastIndexByte(s[:90], ' ')
-		if cut < 40 {
-			cut = 90
-		}
-		s = strings.TrimRight(s[:cut], ",;: ") + "…"
-	}
-	r := []rune(s)
-	if len(r) > 0 {
-		r[0] = unicode.ToUpper(r[0])
-	}
-	return string(r)
-}
 
 // words are the lower-case words of a text.
 func words(s string) []string {

@@ -1,82 +1,44 @@
 package extract
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/cairnmem/cairn/schema"
+	"github.com/cairnmem/cairn/transcript"
 	"github.com/cairnmem/cairn/vault"
 )
 
-// ParseFile reads a transcript of any supported format, told apart by its
-// first line: Codex rollouts carry a payload, cairn's journal a redaction
-// version, Claude Code transcripts a message type.
-func ParseFile(path string) (*Transcript, string, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, "", err
-	}
-	format := detect(data)
-	var t *Transcript
-	switch format {
-	case "codex":
-		t, err = ParseCodex(bytes.NewReader(data), path)
-		return t, "codex", err
-	case "journal":
-		t, err = ReadJournal(path)
-		agent := "claude-code"
-		if t != nil && len(data) > 0 {
-			var e JournalEntry
-			if json.Unmarshal(firstLine(data), &e) == nil && e.Agent != "" {
-				agent = e.Agent
-			}
-		}
-		return t, agent, err
-	default:
-		t, err = ParseClaude(bytes.NewReader(data), path)
-		return t, "claude-code", err
-	}
+// minConfidence is the least confidence a candidate needs to be written:
+// capture prefers silence to a memory nobody would keep.
+const minConfidence = 0.7
+
+// Extractor turns a session into candidates. Each is named and versioned;
+// the pair goes into every memory it produces, so a later version can be
+// replayed over old sessions.
+type Extractor struct {
+	Name    string
+	Version string
+	Run     func(s *transcript.Session) []Candidate
 }
 
-func firstLine(data []byte) []byte {
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64<<10), maxLine)
-	for sc.Scan() {
-		if l := bytes.TrimSpace(sc.Bytes()); len(l) > 0 {
-			return l
-		}
-	}
-	return nil
+// Extractors are the deterministic extractors, in the order they run.
+var Extractors = []Extractor{
+	{"decisions", "2", extractDecisions},
+	{"rules", "2", extractRules},
+	{"threads", "2", extractThreads},
+	{"gotchas", "2", extractGotchas},
+	{"commands", "1", extractCommands},
+	{"compactions", "1", extractCompactions},
+	{"session", "2", extractSession},
 }
 
-func detect(data []byte) string {
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64<<10), maxLine)
-	for i := 0; i < 20 && sc.Scan(); i++ {
-		var probe map[string]json.RawMessage
-		if json.Unmarshal(sc.Bytes(), &probe) != nil {
-			continue
-		}
-		if _, ok := probe["payload"]; ok {
-			return "codex"
-		}
-		if _, ok := probe["redaction"]; ok {
-			return "journal"
-		}
-		if _, ok := probe["type"]; ok {
-			return "claude"
-		}
-	}
-	return "claude"
-}
-
-// Options configures Capture.
+// Options configures a capture.
 type Options struct {
 	Vaults   map[schema.Scope]*vault.Vault
 	Lookup   Lookup
@@ -85,41 +47,75 @@ type Options struct {
 	Meta     Meta
 	Now      time.Time
 	DryRun   bool
-	Log      io.Writer // enrichment failures and notes; may be nil
+	Log      io.Writer // enrichment failures, dropped candidates; may be nil
+	// MinConfidence overrides the threshold under which candidates are
+	// dropped (0: the default).
+	MinConfidence float64
+	// Instructions are the texts of the instruction files the agent reads
+	// every session (CLAUDE.md, AGENTS.md): a memory repeating them is noise.
+	Instructions []string
+}
+
+// Dropped is a candidate capture did not write, and why.
+type Dropped struct {
+	Candidate Candidate `json:"candidate"`
+	Reason    string    `json:"reason"`
 }
 
 // Result is what a capture found and did.
 type Result struct {
 	Candidates []Candidate `json:"candidates"`
+	Dropped    []Dropped   `json:"dropped,omitempty"`
 	Plan       []Action    `json:"plan"`
 	Applied    *Applied    `json:"applied,omitempty"`
 }
 
-// Run applies every extractor to a session.
-func Run(s *Session) []Candidate {
+// Run applies every extractor to a session; a subagent's own file holds
+// nothing for memory (its parent session does).
+func Run(s *transcript.Session) []Candidate {
+	if s.Subagent {
+		return nil
+	}
 	var out []Candidate
 	for _, ex := range Extractors {
-		out = append(out, ex.Run(s)...)
+		for _, c := range ex.Run(s) {
+			if c.Extractor == "" {
+				c.Extractor = ex.Name
+			}
+			out = append(out, c)
+		}
 	}
 	return out
 }
 
-// Capture extracts, optionally enriches, plans and applies.
-func Capture(ctx context.Context, s *Session, o Options) (*Result, error) {
+// CaptureSession extracts what a session taught, keeps what is sure
+// enough and not already in the agent's instruction files, redacts it,
+// optionally enriches it, plans it against the vault and applies it.
+func CaptureSession(ctx context.Context, s *transcript.Session, o Options) (*Result, error) {
 	if o.Now.IsZero() {
 		o.Now = time.Now()
 	}
-	// Redact first: an enrichment model never sees a secret either.
+	threshold := o.MinConfidence
+	if threshold <= 0 {
+		threshold = minConfidence
+	}
+	known := instructionSet(append(append([]string{}, s.Instructed...), o.Instructions...))
 	res := &Result{}
 	for _, c := range Run(s) {
-		res.Candidates = append(res.Candidates, redactCandidate(c, o.Redactor))
+		switch {
+		case c.Confidence < threshold:
+			res.Dropped = append(res.Dropped, Dropped{c, fmt.Sprintf("confidence %.2f under %.2f (%s)", c.Confidence, threshold, c.Rule)})
+		case repeatsInstructions(c, known):
+			res.Dropped = append(res.Dropped, Dropped{c, "the agent's instruction files already say it"})
+		default:
+			// Redact first: an enrichment model never sees a secret either.
+			res.Candidates = append(res.Candidates, redactCandidate(c, o.Redactor))
+		}
 	}
 	if o.Enricher != nil && len(res.Candidates) > 0 {
 		enriched, err := o.Enricher.Enrich(ctx, res.Candidates)
 		if err != nil {
-			if o.Log != nil {
-				fmt.Fprintf(o.Log, "enrichment failed, keeping the deterministic result: %v\n", err)
-			}
+			logf(o.Log, "enrichment failed, keeping the deterministic result: %v", err)
 		} else {
 			res.Candidates = enriched
 		}
@@ -127,7 +123,8 @@ func Capture(ctx context.Context, s *Session, o Options) (*Result, error) {
 	return res, res.plan(ctx, o)
 }
 
-// CaptureCandidates plans and applies given candidates (signal phrases).
+// CaptureCandidates plans and applies given candidates (signal phrases,
+// remember, imports).
 func CaptureCandidates(ctx context.Context, cands []Candidate, o Options) (*Result, error) {
 	if o.Now.IsZero() {
 		o.Now = time.Now()
@@ -162,5 +159,92 @@ func (res *Result) plan(ctx context.Context, o Options) error {
 		return nil
 	}
 	res.Applied, err = Apply(ctx, o.Vaults, plan, o.Meta, o.Redactor, o.Now)
+	if res.Applied != nil {
+		for _, n := range res.Applied.Notes {
+			logf(o.Log, "%s", n)
+		}
+	}
 	return err
+}
+
+func logf(w io.Writer, format string, args ...any) {
+	if w != nil {
+		fmt.Fprintf(w, format+"\n", args...)
+	}
+}
+
+// instructionSet holds the sentences of instruction files, normalized.
+func instructionSet(texts []string) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range texts {
+		for _, l := range strings.Split(t, "\n") {
+			for _, s := range splitSentences(plain(strings.TrimLeft(strings.TrimSpace(l), "#-*•+0123456789.) "))) {
+				if k := normalized(s); len(k) >= 16 {
+					out[k] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+func normalized(s string) string { return strings.Join(words(s), " ") }
+
+// repeatsInstructions reports a rule, preference or decision that an
+// instruction file already states, or nearly.
+func repeatsInstructions(c Candidate, known map[string]bool) bool {
+	if len(known) == 0 || (c.Kind != schema.KindConstraint && c.Kind != schema.KindPreference && c.Kind != schema.KindDecision && c.Kind != schema.KindPattern) {
+		return false
+	}
+	body := normalized(c.Body)
+	for k := range known {
+		if strings.Contains(body, k) || strings.Contains(k, body) {
+			return true
+		}
+	}
+	subj := subject(c.Body)
+	if len(subj) < 3 {
+		return false
+	}
+	for k := range known {
+		if overlap(subj, subject(k)) >= 0.7 {
+			return true
+		}
+	}
+	return false
+}
+
+// InstructionFiles reads the instruction files an agent loads in a
+// project: CLAUDE.md and AGENTS.md there and in the user's agent homes.
+// Missing files are skipped; each is read up to 64 KB.
+func InstructionFiles(projectDir string) []string {
+	var paths []string
+	if projectDir != "" {
+		for _, n := range []string{"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", filepath.Join(".claude", "CLAUDE.md")} {
+			paths = append(paths, filepath.Join(projectDir, n))
+		}
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		paths = append(paths, filepath.Join(home, ".claude", "CLAUDE.md"), filepath.Join(home, ".codex", "AGENTS.md"))
+	}
+	var out []string
+	for _, p := range paths {
+		if data, err := readBounded(p, 64<<10); err == nil && len(data) > 0 {
+			out = append(out, string(data))
+		}
+	}
+	return out
+}
+
+func readBounded(path string, n int64) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, n))
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/cairnmem/cairn/config"
 	"github.com/cairnmem/cairn/schema"
+	"github.com/cairnmem/cairn/transcript"
 )
 
 // fakeModel is a loopback stand-in for a model endpoint: it answers in
@@ -149,12 +150,17 @@ func TestEnrichProviders(t *testing.T) {
 }
 
 func TestEnrichFailureKeepsDeterministicResult(t *testing.T) {
-	tr := &Transcript{Session: "s1", Events: []Event{
-		{Kind: EventText, Role: "user", Human: true, Text: "We decided to use bleve for search because it embeds in the binary."},
-		{Kind: EventText, Role: "user", Human: true, Text: "Never call the payments API from tests."},
-	}}
+	session := func() *transcript.Session {
+		s, err := transcript.Parse(strings.NewReader(
+			`{"type":"user","sessionId":"s1","uuid":"u1","timestamp":"2026-11-01T10:00:00Z","message":{"role":"user","content":"We decided to use bleve for search because it embeds in the binary."}}
+{"type":"user","sessionId":"s1","uuid":"u2","timestamp":"2026-11-01T10:01:00Z","message":{"role":"user","content":"Never call the payments API from tests."}}`), "s1.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
 	red, _ := NewRedactor(nil)
-	base, err := Capture(context.Background(), Assemble(tr, "claude-code"), Options{Redactor: red, DryRun: true})
+	base, err := CaptureSession(context.Background(), session(), Options{Redactor: red, DryRun: true})
 	if err != nil || len(base.Candidates) < 2 {
 		t.Fatalf("deterministic capture: %v %+v", err, base)
 	}
@@ -176,7 +182,7 @@ func TestEnrichFailureKeepsDeterministicResult(t *testing.T) {
 			defer srv.Close()
 			e, _ := NewEnricher(config.Enrich{Provider: "ollama", Model: "m", URL: srv.URL, Timeout: config.Duration(300 * time.Millisecond)})
 			var log strings.Builder
-			got, err := Capture(context.Background(), Assemble(tr, "claude-code"), Options{Redactor: red, DryRun: true, Enricher: e, Log: &log})
+			got, err := CaptureSession(context.Background(), session(), Options{Redactor: red, DryRun: true, Enricher: e, Log: &log})
 			if err != nil {
 				t.Fatal(err)
 			}

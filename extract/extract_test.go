@@ -1,86 +1,47 @@
 package extract
 
 import (
+	"context"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
-	"github.com/cairnmem/cairn/internal/golden"
 	"github.com/cairnmem/cairn/schema"
+	"github.com/cairnmem/cairn/transcript"
 )
 
-const samples = "../../shared/samples/claude-code/"
-
-// The real samples parse without failing, skip what they cannot read with
-// a warning naming the line, and yield no memory nobody would keep.
+// The MIT-licensed Claude Code samples parse without failing, skip what
+// they cannot read with a warning naming the line, and teach no rule,
+// preference or decision: none was stated in them.
 func TestClaudeSamples(t *testing.T) {
 	for _, f := range []string{"representative_messages.jsonl", "edge_cases.jsonl", "todowrite_examples.jsonl", "session_b.jsonl"} {
-		path := samples + f
-		if _, err := os.Stat(path); err != nil {
-			path = "/work/shared/samples/claude-code/" + f
-		}
+		path := "/work/shared/samples/claude-code/" + f
 		if _, err := os.Stat(path); err != nil {
 			t.Skipf("samples not present: %v", err)
 		}
-		tr, _, err := ParseFile(path)
+		s, err := transcript.Read(path)
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
-		if len(tr.Events) == 0 {
-			t.Fatalf("%s: no events", f)
-		}
-		for _, w := range tr.Warnings {
+		for _, w := range s.Warnings {
 			if !strings.Contains(w, f+":") {
 				t.Errorf("warning does not name the file and line: %q", w)
 			}
 		}
-		for _, c := range Run(Assemble(tr, "claude-code")) {
-			if labeledKinds[string(c.Kind)] && c.Status != schema.StatusDone && c.Extractor != "threads" {
-				t.Errorf("%s: unexpected %s %q from a sample without decisions or rules", f, c.Kind, c.Title)
+		res, err := CaptureSession(context.Background(), s, Options{DryRun: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range res.Candidates {
+			switch c.Kind {
+			case schema.KindDecision, schema.KindConstraint, schema.KindPreference:
+				t.Errorf("%s: unexpected %s %q (%s)", f, c.Kind, c.Title, c.Rule)
 			}
 		}
 	}
-	if tr, _, _ := ParseFile("/work/shared/samples/claude-code/edge_cases.jsonl"); tr != nil && len(tr.Warnings) < 5 {
-		t.Errorf("edge cases: want warnings for the malformed lines, got %v", tr.Warnings)
-	}
-}
-
-func TestCodexRollout(t *testing.T) {
-	tr, agent, err := ParseFile(golden.Path("extract", "codex-rollout.jsonl"))
-	if err != nil || agent != "codex" {
-		t.Fatalf("%v, agent %q", err, agent)
-	}
-	if tr.Session != "0199aa11-2222-7333-8444-555566667777" || tr.Cwd != "/work/app" || len(tr.Warnings) != 2 {
-		t.Fatalf("meta: session %q cwd %q warnings %v", tr.Session, tr.Cwd, tr.Warnings)
-	}
-	s := Assemble(tr, agent)
-	if got := strings.Join(s.FilesTouched(), ","); got != "config/load.go" {
-		t.Fatalf("files: %q", got)
-	}
-	if len(s.Prompts()) != 1 {
-		t.Fatalf("the environment context is not a prompt: %d prompts", len(s.Prompts()))
-	}
-	kinds := map[schema.Kind][]Candidate{}
-	for _, c := range Run(s) {
-		kinds[c.Kind] = append(kinds[c.Kind], c)
-	}
-	if len(kinds[schema.KindCase]) != 1 || !strings.Contains(kinds[schema.KindCase][0].Body, "nil map") {
-		t.Fatalf("case: %+v", kinds[schema.KindCase])
-	}
-	if len(kinds[schema.KindDecision]) != 1 || !strings.Contains(kinds[schema.KindDecision][0].Title, "YAML") {
-		t.Fatalf("decision: %+v", kinds[schema.KindDecision])
-	}
-	open := 0
-	for _, c := range kinds[schema.KindThread] {
-		if c.Status == schema.StatusOpen {
-			open++
-		}
-	}
-	if open < 1 {
-		t.Fatalf("threads: %+v", kinds[schema.KindThread])
-	}
-	if o := kinds[schema.KindOutcome]; len(o) != 1 || !strings.Contains(o[0].Body, "exit 1") || !strings.Contains(o[0].Body, "exit 0") {
-		t.Fatalf("outcome: %+v", o)
+	if s, _ := transcript.Read("/work/shared/samples/claude-code/edge_cases.jsonl"); s != nil && len(s.Warnings) < 5 {
+		t.Errorf("edge cases: want warnings for the malformed lines, got %v", s.Warnings)
 	}
 }
 
@@ -107,13 +68,13 @@ func TestJournalRoundTripRedacts(t *testing.T) {
 	if strings.Contains(string(raw), "sk-ant-") || len(raw) > 3*maxJournalString {
 		t.Fatalf("journal kept a secret or an unbounded output (%d bytes)", len(raw))
 	}
-	tr, err := ReadJournal(path)
+	s, err := transcript.Read(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := Assemble(tr, "claude-code")
-	if len(s.Prompts()) != 1 || len(s.Calls) != 1 || s.Calls[0].Exit() != 2 || len(s.Replies()) != 1 {
-		t.Fatalf("replayed session: %d prompts %d calls %+v", len(s.Prompts()), len(s.Calls), s.Calls)
+	calls := s.Calls()
+	if len(s.Said()) != 1 || len(calls) != 1 || calls[0].Exit == nil || *calls[0].Exit != 2 || calls[0].Status != transcript.Failed {
+		t.Fatalf("replayed session: %d said, calls %+v", len(s.Said()), calls)
 	}
 }
 
@@ -128,17 +89,23 @@ func TestSignals(t *testing.T) {
 		{"Never run the seed script against production.", schema.KindConstraint, schema.ScopeProject},
 		{"We decided to keep the monorepo.", schema.KindDecision, schema.ScopeProject},
 		{"The trick is to warm the cache before the benchmark.", schema.KindPattern, schema.ScopeProject},
-		{"Always use pnpm here.", schema.KindPreference, schema.ScopeUser},
+		{"From now on, always ask me before changing more than one file.", schema.KindPreference, schema.ScopeUser},
 		{"The root cause was a stale lock file.", schema.KindCase, schema.ScopeProject},
+		{"<ide_selection>x</ide_selection>\nremember that the API base URL comes from API_ROOT.", schema.KindPattern, schema.ScopeProject},
 	}
 	for _, tt := range tests {
-		cs := Signals(Event{Kind: EventText, Role: "user", Human: true, Text: tt.prompt})
+		cs := Signals(tt.prompt, "p1", time.Now())
 		if len(cs) != 1 || cs[0].Kind != tt.kind || cs[0].Scope != tt.scope {
 			t.Errorf("%q: %+v", tt.prompt, cs)
 		}
 	}
-	for _, p := range []string{"Can you remember what we did yesterday?", "thanks!", "Should we always use pnpm?"} {
-		if cs := Signals(Event{Kind: EventText, Role: "user", Human: true, Text: p}); len(cs) != 0 {
+	for _, p := range []string{
+		"Can you remember what we did yesterday?", "thanks!", "Should we always use pnpm?",
+		"<system-reminder>NEVER create files unless necessary.</system-reminder>",
+		"don't make any changes yet, just look",
+		"I have never seen that syntax",
+	} {
+		if cs := Signals(p, "p1", time.Now()); len(cs) != 0 {
 			t.Errorf("%q captured %+v", p, cs)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cairnmem/cairn/schema"
+	"github.com/cairnmem/cairn/transcript"
 )
 
 // JournalDir is the journal's directory inside a vault.
@@ -23,16 +24,7 @@ const JournalDir = ".journal"
 const maxJournalString = 8 << 10
 
 // JournalEntry is one hook event, redacted, as the journal stores it.
-type JournalEntry struct {
-	Time       time.Time      `json:"time"`
-	Event      string         `json:"event"` // session-start, user-prompt, post-tool, pre-compact, stop, session-end
-	Agent      string         `json:"agent"`
-	Session    string         `json:"session"`
-	Cwd        string         `json:"cwd,omitempty"`
-	Transcript string         `json:"transcript,omitempty"`
-	Redaction  string         `json:"redaction"`
-	Data       map[string]any `json:"data,omitempty"`
-}
+type JournalEntry = transcript.JournalEntry
 
 // JournalPath is the journal file of a session.
 func JournalPath(vaultRoot, session string) string {
@@ -112,89 +104,6 @@ func bound(s string) string {
 		tail = tail[1:]
 	}
 	return head + fmt.Sprintf("\n… [%d bytes cut] …\n", len(s)-len(head)-len(tail)) + tail
-}
-
-// ReadJournal parses a session's journal as a transcript.
-func ReadJournal(path string) (*Transcript, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	t := &Transcript{Format: "journal", Path: path}
-	err = eachLine(f, path, func(n int, raw []byte) {
-		var e JournalEntry
-		if err := json.Unmarshal(raw, &e); err != nil {
-			t.Warnings = append(t.Warnings, fmt.Sprintf("%s:%d: not a journal entry, skipped", path, n))
-			return
-		}
-		if t.Session == "" {
-			t.Session, t.Cwd = e.Session, e.Cwd
-		}
-		base := Event{Session: e.Session, Line: n, Time: e.Time, Cwd: e.Cwd}
-		str := func(k string) string { s, _ := e.Data[k].(string); return s }
-		switch e.Event {
-		case "user-prompt":
-			if p := str("prompt"); strings.TrimSpace(p) != "" {
-				ev := base
-				ev.Kind, ev.Role, ev.Text, ev.Human = EventText, "user", p, isHumanText(p)
-				t.Events = append(t.Events, ev)
-			}
-		case "post-tool":
-			use := base
-			use.Kind, use.Role, use.Tool, use.ToolID = EventToolUse, "assistant", str("tool_name"), str("tool_use_id")
-			use.Input, _ = e.Data["tool_input"].(map[string]any)
-			if use.ToolID == "" {
-				use.ToolID = fmt.Sprintf("journal-%d", n)
-			}
-			res := base
-			res.Kind, res.Role, res.ToolID = EventToolResult, "user", use.ToolID
-			res.Output, res.IsError, res.Exit = toolResponse(e.Data["tool_response"])
-			t.Events = append(t.Events, use, res)
-		case "stop":
-			if m := str("last_assistant_message"); strings.TrimSpace(m) != "" {
-				ev := base
-				ev.Kind, ev.Role, ev.Text = EventText, "assistant", m
-				t.Events = append(t.Events, ev)
-			}
-		}
-	})
-	return t, err
-}
-
-// toolResponse reads PostToolUse's tool_response: a string, or an object
-// with stdout/stderr/output/content and an error or exit code.
-func toolResponse(v any) (string, bool, *int) {
-	switch t := v.(type) {
-	case string:
-		return t, false, exitCode(t, false, nil)
-	case map[string]any:
-		var parts []string
-		for _, k := range []string{"stdout", "stderr", "output", "content", "error"} {
-			if s, ok := t[k].(string); ok && s != "" {
-				parts = append(parts, s)
-			}
-		}
-		out := strings.Join(parts, "\n")
-		isErr := false
-		if b, ok := t["is_error"].(bool); ok && b {
-			isErr = true
-		}
-		if b, ok := t["success"].(bool); ok && !b {
-			isErr = true
-		}
-		if b, ok := t["interrupted"].(bool); ok && b {
-			isErr = true
-		}
-		for _, k := range []string{"exit_code", "exitCode", "returnCode"} {
-			if f, ok := t[k].(float64); ok {
-				n := int(f)
-				return out, isErr || n != 0, &n
-			}
-		}
-		return out, isErr, exitCode(out, isErr, nil)
-	}
-	return "", false, nil
 }
 
 // PruneJournal removes journals older than maxAge, then the oldest ones

@@ -5,6 +5,7 @@ import (
 	"math"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -65,7 +66,7 @@ func NewRedactor(extra []string) (*Redactor, error) {
 		if err != nil {
 			return nil, fmt.Errorf("redaction rule %d %q: %w", i+1, p, err)
 		}
-		r.rules = append(r.rules, rule{name: "user-rule-" + itoa(i+1), re: re})
+		r.rules = append(r.rules, rule{name: "user-rule-" + strconv.Itoa(i+1), re: re})
 	}
 	return r, nil
 }

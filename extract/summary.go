@@ -2,14 +2,18 @@ package extract
 
 import (
 	"fmt"
+	"path"
+	"regexp"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/cairnmem/cairn/schema"
+	"github.com/cairnmem/cairn/transcript"
 )
 
-// sessionSlug names a session's own files: its date and a short id.
-func sessionSlug(s *Session) string {
+// sessionSlug names a session's own file: its date and a short id.
+func sessionSlug(s *transcript.Session) string {
 	d := s.Start
 	if d.IsZero() {
 		d = time.Now()
@@ -24,181 +28,351 @@ func sessionSlug(s *Session) string {
 	return d.UTC().Format("2006-01-02") + "-" + id
 }
 
-// extractOutcome records what the session changed: files, commands and
-// exit codes, tests. One per session, rewritten as the session goes on;
-// none for a session that changed and ran nothing.
-func extractOutcome(s *Session) []Candidate {
-	files := s.FilesTouched()
-	type ran struct {
-		cmd  string
-		exit int
+// filesChanged lists the project files the session wrote, most edited
+// first; files outside the project (scratch files, other repositories)
+// are not the project's.
+func filesChanged(s *transcript.Session) []string {
+	count := map[string]int{}
+	var order []string
+	removed := removedFiles(s)
+	for _, c := range s.Calls() {
+		for _, f := range c.Files {
+			r := rel(s, f)
+			if isAbs(r) || strings.HasPrefix(r, "..") || r == "" || removed[r] {
+				continue
+			}
+			if count[r] == 0 {
+				order = append(order, r)
+			}
+			count[r]++
+		}
 	}
-	var cmds []ran
-	var tests, failed int
-	var lastTest string
-	lastOK := false
-	var tools []string
-	for _, c := range s.Calls {
-		cmd := c.Command()
-		if cmd == "" || c.Result == nil {
+	slices.SortStableFunc(order, func(a, b string) int { return count[b] - count[a] })
+	return order
+}
+
+var reRm = regexp.MustCompile(`^(?:git )?rm(?:\s+-\w+)*\s+(.+)$`)
+
+// removedFiles are files an rm in the session deleted: a file written and
+// then removed is not a change the session left.
+func removedFiles(s *transcript.Session) map[string]bool {
+	out := map[string]bool{}
+	for _, c := range s.Calls() {
+		if c.Status != transcript.OK {
 			continue
 		}
-		cmds = append(cmds, ran{shortCmd(cmd), c.Exit()})
-		tools = append(tools, c.Use.ToolID)
-		if IsTest(cmd) {
-			tests++
-			lastTest, lastOK = shortCmd(cmd), !c.Failed()
-			if c.Failed() {
-				failed++
+		for _, seg := range splitSegments(c.Command) {
+			if m := reRm.FindStringSubmatch(seg); m != nil && !strings.Contains(seg, "--cached") {
+				for _, f := range strings.Fields(m[1]) {
+					out[rel(s, strings.Trim(f, `"'`))] = true
+				}
 			}
 		}
 	}
-	if len(files) == 0 && len(cmds) == 0 {
-		return nil
-	}
-	var b strings.Builder
-	if len(files) > 0 {
-		b.WriteString("Files changed:\n")
-		for _, f := range files {
-			fmt.Fprintf(&b, "- %s\n", f)
-		}
-	}
-	if len(cmds) > 0 {
-		if b.Len() > 0 {
-			b.WriteString("\n")
-		}
-		b.WriteString("Commands:\n")
-		shown := cmds
-		if len(shown) > 20 {
-			shown = shown[len(shown)-20:]
-			fmt.Fprintf(&b, "- … %d earlier commands\n", len(cmds)-20)
-		}
-		for _, c := range shown {
-			fmt.Fprintf(&b, "- `%s` → exit %d\n", c.cmd, c.exit)
-		}
-	}
-	if tests > 0 {
-		state := "passed"
-		if !lastOK {
-			state = "failed"
-		}
-		fmt.Fprintf(&b, "\nTests: %d run(s), %d failed; the last (`%s`) %s.\n", tests, failed, lastTest, state)
-	}
-	title := fmt.Sprintf("Changed %d file(s)", len(files))
-	switch {
-	case len(files) == 0:
-		title = fmt.Sprintf("Ran %d command(s)", len(cmds))
-	case len(files) <= 3:
-		title = "Changed " + strings.Join(files, ", ")
-	}
-	// The summary is the outcome in one line, for packs and listings.
-	var parts []string
-	if len(files) > 0 {
-		parts = append(parts, fmt.Sprintf("%d file(s) changed", len(files)))
-	}
-	if len(cmds) > 0 {
-		parts = append(parts, fmt.Sprintf("%d command(s) run", len(cmds)))
-	}
-	if tests > 0 {
-		state := "passing"
-		if !lastOK {
-			state = "failing"
-		}
-		parts = append(parts, fmt.Sprintf("tests %s at the end", state))
-	}
-	summary := strings.Join(parts, ", ") + "."
-	u := schema.URI{Scope: schema.ScopeProject, Path: "outcomes/" + sessionSlug(s)}
-	return []Candidate{{Kind: schema.KindOutcome, Scope: schema.ScopeProject, Title: titleFrom(title), Summary: summary, Body: strings.TrimSpace(b.String()),
-		Tags: []string{"outcome"}, Extractor: "outcomes", Tools: tools, URI: &u}}
+	return out
 }
 
-// extractSession writes one summary per session: what was asked, what was
-// done, what is left. It is rewritten as the session goes on.
-func extractSession(s *Session) []Candidate {
-	prompts := s.Prompts()
-	if len(prompts) == 0 {
+// requests are what the person asked for: said turns with substance,
+// not "yes", "continue" or "what model are you".
+func requests(s *transcript.Session) []transcript.Turn {
+	var out []transcript.Turn
+	for _, t := range s.Said() {
+		if substantive(t.Text) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+var (
+	reSmallTalk = regexp.MustCompile(`(?i)^(?:what (?:model|version) are you|who are you|are you there|hello|hi|hey|thanks?(?: you)?|continue|go on|go ahead|proceed|yes|no|ok(?:ay)?|sure|done|lgtm|can we continue(?: from where we left off)?|where (?:were we|did we leave off))\b[\s\S]{0,30}$`)
+	reResume    = regexp.MustCompile(`(?i)\b(where (?:were we|did we leave off|we left off)|pick up where|continue from where|closed you|lost (?:the|our) (?:context|conversation)|remember(?:ed)? (?:this|the|our) conversation|conversation remembered)\b`)
+)
+
+// substantive reports a request with something in it to remember.
+func substantive(text string) bool {
+	t := statement(text)
+	if reSmallTalk.MatchString(t) || len(t) < 120 && reResume.MatchString(t) {
+		return false
+	}
+	return len(subject(t)) >= 3
+}
+
+// extractSession writes one summary per session: what was asked, what
+// was done, how it ended. It is rewritten as the session goes on.
+func extractSession(s *transcript.Session) []Candidate {
+	asked := requests(s)
+	files := filesChanged(s)
+	if len(asked) == 0 && len(files) == 0 {
 		return nil
 	}
-	var asked []string
-	for _, p := range prompts {
-		if len(asked) == 3 {
-			break
-		}
-		asked = append(asked, clip(oneLine(p.Text), 200))
-	}
-	var done []string
-	if files := s.FilesTouched(); len(files) > 0 {
-		shown := files
-		if len(shown) > 8 {
-			shown = append(shown[:8:8], fmt.Sprintf("+%d more", len(files)-8))
-		}
-		done = append(done, fmt.Sprintf("changed %s", strings.Join(shown, ", ")))
-	}
-	for _, d := range extractDecisions(s) {
-		done = append(done, "decided: "+d.Title)
-	}
-	testsRan, testsOK := 0, false
-	for _, c := range s.Calls {
-		if cmd := c.Command(); cmd != "" && IsTest(cmd) && c.Result != nil {
-			testsRan++
-			testsOK = !c.Failed()
+	topic := s.Title
+	if topic == "" && len(asked) > 0 {
+		main := statement(mainRequest(s, asked).Text)
+		if topic = firstSentences(main, 90); topic == "" {
+			topic = clip(oneLine(main), 90)
 		}
 	}
-	if testsRan > 0 {
-		state := "passing"
-		if !testsOK {
-			state = "failing"
-		}
-		done = append(done, fmt.Sprintf("ran tests %d time(s), %s at the end", testsRan, state))
-	}
-	var left []string
-	for _, t := range extractThreads(s) {
-		if t.Status != schema.StatusDone {
-			left = append(left, t.Title)
-		}
+	if topic == "" {
+		topic = "Changed " + strings.Join(files[:min(3, len(files))], ", ")
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Asked: %s\n", strings.Join(asked, " / "))
-	if len(done) > 0 {
-		fmt.Fprintf(&b, "\nDone: %s.\n", strings.Join(done, "; "))
+	if intent := compactedIntent(s); intent != "" {
+		fmt.Fprintf(&b, "Intent: %s\n", intent)
 	}
-	if len(left) > 0 {
-		fmt.Fprintf(&b, "\nLeft: %s.\n", strings.Join(left, "; "))
-	}
-	summary := ""
-	for _, e := range s.Events {
-		if e.Kind == EventSummary {
-			summary = clip(oneLine(e.Text), 200)
+	if len(asked) > 0 {
+		var parts []string
+		for _, t := range asked[:min(3, len(asked))] {
+			parts = append(parts, ask(t.Text))
 		}
+		fmt.Fprintf(&b, "Asked: %s", strings.Join(parts, " / "))
+		if len(asked) > 3 {
+			fmt.Fprintf(&b, " (and %d more requests)", len(asked)-3)
+		}
+		b.WriteString("\n")
 	}
-	if summary == "" {
-		summary = clip("Asked: "+asked[0], 200)
+	if done := doneLine(s, files); done != "" {
+		fmt.Fprintf(&b, "\nDone: %s.\n", done)
 	}
-	date := s.Start
-	if date.IsZero() {
-		date = time.Now()
+	result := outcome(s)
+	if result != "" {
+		fmt.Fprintf(&b, "\nResult: %s\n", result)
+	}
+	head, _, _ := strings.Cut(result, "\n- ")
+	summary := firstSentences(head, 160)
+	if summary == "" && len(asked) > 0 {
+		summary = "Asked: " + ask(asked[0].Text)
 	}
 	u := schema.URI{Scope: schema.ScopeProject, Path: "sessions/" + sessionSlug(s)}
-	c := Candidate{Kind: schema.KindSession, Scope: schema.ScopeProject, URI: &u, Extractor: "session", Tags: []string{"session", s.Agent},
-		Title:   titleFrom(fmt.Sprintf("Session %s: %s", date.UTC().Format("2006-01-02"), clip(oneLine(prompts[0].Text), 60))),
-		Summary: summary, Body: strings.TrimSpace(b.String())}
-	for _, p := range prompts {
-		if r := p.Ref(); r != "" {
-			c.Turns = append(c.Turns, r)
-		}
+	c := Candidate{Kind: schema.KindSession, Scope: schema.ScopeProject, URI: &u, Tags: []string{"session", s.Agent},
+		Title: titleFrom(topic), Summary: clip(oneLine(summary), 200), Body: strings.TrimSpace(b.String()),
+		Rule: "one summary per session", Confidence: 1, Time: s.End, Created: s.Start}
+	for _, t := range asked {
+		c.Turns = append(c.Turns, t.Ref)
 	}
 	return []Candidate{c}
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+// doneLine says what the session changed and ran, in one line.
+func doneLine(s *transcript.Session, files []string) string {
+	var done []string
+	if len(files) > 0 {
+		shown := make([]string, 0, 6)
+		for _, f := range files[:min(6, len(files))] {
+			shown = append(shown, shortPath(f))
+		}
+		more := ""
+		if len(files) > len(shown) {
+			more = fmt.Sprintf(" and %d more", len(files)-len(shown))
+		}
+		done = append(done, fmt.Sprintf("changed %s%s", strings.Join(shown, ", "), more))
+	}
+	done = append(done, checksLine(s)...)
+	if b := s.Branch; b != "" && b != "main" && b != "master" && b != "HEAD" {
+		done = append(done, "on branch "+b)
+	}
+	commits := 0
+	for _, c := range s.Calls() {
+		if c.Status == transcript.OK && strings.Contains(c.Command, "git commit") {
+			commits++
+		}
+	}
+	if commits > 0 {
+		done = append(done, fmt.Sprintf("committed %d time(s)", commits))
+	}
+	return strings.Join(done, "; ")
+}
 
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
+// compactedIntent is what the first compaction summary says the person
+// wanted: the best statement of a long session's purpose.
+func compactedIntent(s *transcript.Session) string {
+	at := compactions(s)
+	if len(at) == 0 {
+		return ""
 	}
-	cut := strings.LastIndexByte(s[:n], ' ')
-	if cut < n/2 {
-		cut = n
+	secs := summarySections(s.Turns[at[0]].Text)
+	return clip(plain(strings.Join(secs["primary request and intent"], " ")), 400)
+}
+
+// ask is a request in a line: its first sentences, not the details.
+func ask(text string) string {
+	if r := firstSentences(statement(text), 140); r != "" {
+		return r
 	}
-	return strings.TrimRight(s[:cut], " ,;:") + "…"
+	return clip(oneLine(statement(text)), 140)
+}
+
+var reQuestionLead = regexp.MustCompile(`(?i)^(?:what|why|how|where|when|who|which|is|are|does|do|can|could|would|should)\b`)
+
+// mainRequest is the request that set the session's work going: the
+// last one before the first file was written, else the first that is not
+// a question.
+func mainRequest(s *transcript.Session, asked []transcript.Turn) transcript.Turn {
+	var firstEdit = -1
+	for i, t := range s.Turns {
+		if t.Call != nil && len(t.Call.Files) > 0 && !t.Prior {
+			firstEdit = i
+			break
+		}
+	}
+	pick := -1
+	for i, t := range asked {
+		if strings.HasSuffix(strings.TrimSpace(t.Text), "?") || reQuestionLead.MatchString(statement(t.Text)) {
+			continue
+		}
+		if pick < 0 {
+			pick = i
+		}
+		if firstEdit >= 0 && turnIndex(s, t) < firstEdit {
+			pick = i
+		}
+	}
+	if pick < 0 {
+		return asked[0]
+	}
+	return asked[pick]
+}
+
+func turnIndex(s *transcript.Session, t transcript.Turn) int {
+	for i := range s.Turns {
+		if s.Turns[i].Ref == t.Ref && s.Turns[i].Line == t.Line {
+			return i
+		}
+	}
+	return len(s.Turns)
+}
+
+var (
+	reReport    = regexp.MustCompile(`(?i)\b(done|implemented|fixed|added|updated|created|removed|changed|moved|refactored|all (?:\d+ )?tests? pass|tests? pass(?:ed|es)?|passing|builds?|succeeded|completed|works|working|resolved|summary|in place)\b`)
+	reNarration = regexp.MustCompile(`(?i)^(?:let me|i'?ll|i will|i'?m going to|now i|now let|next,? i|got it|sure|okay|ok|great|perfect|good (?:question|call|split)|you'?re right|understood|first,? i|i need to|i should|i can|here'?s)\b`)
+)
+
+// checksLine says how the session's checks ended: the last run of each
+// kind (tests, build, lint), whatever its arguments.
+func checksLine(s *transcript.Session) []string {
+	last := map[string]*transcript.Call{}
+	var order []string
+	for _, c := range s.Calls() {
+		if c.Status != transcript.OK && c.Status != transcript.Failed {
+			continue
+		}
+		if kind, _, _, ok := verifyCommand(c.Command); ok {
+			if last[kind] == nil {
+				order = append(order, kind)
+			}
+			last[kind] = c
+		}
+	}
+	var out []string
+	for _, kind := range order {
+		_, cmd, _, _ := verifyCommand(last[kind].Command)
+		state := "passed"
+		if last[kind].Status == transcript.Failed {
+			state = "failed"
+		}
+		out = append(out, fmt.Sprintf("the last %s run (`%s`) %s", kind, cmd, state))
+	}
+	return out
+}
+
+// outcome is how the agent reported the session's end: its most
+// substantial report after the last request (the reply with the most
+// report sentences and points), the first report sentences and up to four
+// points of it, without narration, questions or guesses.
+func outcome(s *transcript.Session) string {
+	lastAsk := -1
+	for i, t := range s.Turns {
+		if t.IsPerson() && substantive(t.Text) {
+			lastAsk = i
+		}
+	}
+	removed := removedFiles(s)
+	best, bestScore := "", 0
+	for pass := 0; pass < 2 && best == ""; pass++ {
+		from := lastAsk + 1
+		if pass == 1 {
+			from = 0 // nothing reported after the last request: the last report at all
+		}
+		for i := len(s.Turns) - 1; i >= max(from, 0); i-- {
+			t := s.Turns[i]
+			if !t.IsAgent() {
+				continue
+			}
+			r, score := report(t.Text)
+			if namesRemoved(r, removed) {
+				continue // a report about a file the session later removed is stale
+			}
+			if score > bestScore {
+				best, bestScore = r, score
+			}
+			if pass == 1 && best != "" {
+				break
+			}
+		}
+	}
+	return best
+}
+
+var (
+	reSkillLead = regexp.MustCompile("(?i)^(?:implemented|done|built) (?:with|using|following) `[^`]+`")
+	rePoint     = regexp.MustCompile(`(?m)^\s*(?:[-*•]|\d+[.)])\s+(.+)$`)
+)
+
+// report reads an agent reply as a report: what it says was done, and how
+// much of a report it is (0 when it is none).
+func report(text string) (string, int) {
+	var kept []string
+	n := 0
+	for _, sent := range sentences(firstParagraphs(text)) {
+		sent = strings.TrimSuffix(sent, ":")
+		if strings.HasSuffix(sent, "?") || reNarration.MatchString(sent) || reSpeculate.MatchString(sent) || reSkillLead.MatchString(sent) || len(sent) < 20 {
+			continue
+		}
+		kept = append(kept, sent)
+		n += len(sent)
+		if n > 240 || len(kept) == 2 {
+			break
+		}
+	}
+	var points []string
+	for _, m := range rePoint.FindAllStringSubmatch(text, -1) {
+		p := plain(m[1])
+		if len(p) >= 12 && len(p) <= 200 && reReport.MatchString(p) {
+			points = append(points, clip(p, 160))
+		}
+		if len(points) == 4 {
+			break
+		}
+	}
+	head := strings.Join(kept, " ")
+	score := len(points)
+	if reReport.MatchString(head) {
+		score += 2
+	}
+	if score < 2 || len(head)+len(strings.Join(points, "")) < 40 {
+		return "", 0
+	}
+	out := head
+	if len(points) > 0 {
+		out = strings.TrimSpace(out + "\n- " + strings.Join(points, "\n- "))
+	}
+	return out, score
+}
+
+func namesRemoved(text string, removed map[string]bool) bool {
+	for f := range removed {
+		if base := lastSegment(f); len(base) > 4 && strings.Contains(text, strings.TrimSuffix(base, path.Ext(base))) {
+			return true
+		}
+	}
+	return false
+}
+
+// firstParagraphs is a reply's text before its first list, for the lead
+// sentences of a report.
+func firstParagraphs(text string) string {
+	if loc := rePoint.FindStringIndex(text); loc != nil {
+		return text[:loc[0]]
+	}
+	return text
 }

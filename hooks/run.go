@@ -18,6 +18,7 @@ import (
 	"github.com/cairnmem/cairn/index"
 	"github.com/cairnmem/cairn/retrieve"
 	"github.com/cairnmem/cairn/schema"
+	"github.com/cairnmem/cairn/transcript"
 	"github.com/cairnmem/cairn/vault"
 )
 
@@ -227,8 +228,7 @@ func (h *handler) inject(ctx context.Context, req retrieve.PackRequest) error {
 
 // signals captures what a prompt asks to keep, at once.
 func (h *handler) signals(ctx context.Context) error {
-	ev := extract.Event{Kind: extract.EventText, Role: "user", Human: true, Text: h.p.Prompt, Session: h.p.SessionID, Time: h.o.Now()}
-	cands := extract.Signals(ev)
+	cands := extract.Signals(h.p.Prompt, "", h.o.Now())
 	if len(cands) == 0 {
 		return nil
 	}
@@ -270,20 +270,26 @@ func (h *handler) captureOptions() extract.Options {
 // transcript is the full record when it can be read; the journal stands
 // in when it cannot (it is written asynchronously and may lag).
 func (h *handler) capture(ctx context.Context) error {
-	t, err := h.transcript()
+	s, err := h.transcript()
 	if err != nil {
 		return err
 	}
-	s := extract.Assemble(t, h.o.Agent)
-	if s.ID == "" {
-		s.ID = h.p.SessionID
-	}
-	res, err := extract.Capture(ctx, s, h.captureOptions())
+	o := h.captureOptions()
+	o.Instructions = extract.InstructionFiles(h.project.ProjectDir())
+	res, err := extract.CaptureSession(ctx, s, o)
 	if err != nil {
 		return err
+	}
+	for _, d := range res.Dropped {
+		if d.Candidate.Confidence >= 0.5 {
+			logf(h.log, "%s session=%s not written: %s %q: %s", h.event, h.p.SessionID, d.Candidate.Kind, d.Candidate.Title, d.Reason)
+		}
 	}
 	if res.Applied != nil {
 		logf(h.log, "%s session=%s captured: %v, commits %v", h.event, h.p.SessionID, res.Applied.ByOp, res.Applied.Commits)
+		for _, n := range res.Applied.Notes {
+			logf(h.log, "%s session=%s: %s", h.event, h.p.SessionID, n)
+		}
 		// The code moved on during the session: refresh which memories
 		// it may have made stale, for the next session's pack. It walks
 		// project history, so only the detached session-end finalizer does
@@ -297,39 +303,37 @@ func (h *handler) capture(ctx context.Context) error {
 	return nil
 }
 
-func (h *handler) transcript() (*extract.Transcript, error) {
-	var t *extract.Transcript
+// transcript reads the session: the agent's transcript, or cairn's
+// journal of the session when the transcript cannot be read.
+func (h *handler) transcript() (*transcript.Session, error) {
+	var s *transcript.Session
 	if h.p.TranscriptPath != "" {
-		if tr, _, err := extract.ParseFile(h.p.TranscriptPath); err == nil && len(tr.Events) > 0 {
-			t = tr
+		t, err := transcript.Read(h.p.TranscriptPath)
+		if err == nil && len(t.Turns) > 0 {
+			s = t
+		} else if err != nil {
+			logf(h.log, "%s session=%s: transcript: %v; reading the journal", h.event, h.p.SessionID, err)
 		}
 	}
-	if t == nil {
-		tr, err := extract.ReadJournal(extract.JournalPath(h.project.Root, h.p.SessionID))
+	if s == nil {
+		t, err := transcript.Read(extract.JournalPath(h.project.Root, h.p.SessionID))
 		if err != nil {
 			return nil, fmt.Errorf("no transcript and no journal for session %s: %w", h.p.SessionID, err)
 		}
-		t = tr
+		s = t
 	}
-	if t.Session == "" {
-		t.Session = h.p.SessionID
+	if s.ID == "" {
+		s.ID = h.p.SessionID
 	}
-	if t.Cwd == "" {
-		t.Cwd = h.p.Cwd
+	if s.Cwd == "" {
+		s.Cwd = h.p.Cwd
+	}
+	if s.Agent == "" || s.Format == "journal" {
+		s.Agent = h.o.Agent
 	}
 	// On stop the transcript may not have the last reply yet.
-	if m := strings.TrimSpace(h.p.LastAssistant); m != "" {
-		last := ""
-		for _, e := range t.Events {
-			if e.Kind == extract.EventText && e.Role == "assistant" {
-				last = e.Text
-			}
-		}
-		if strings.TrimSpace(last) != m {
-			t.Events = append(t.Events, extract.Event{Kind: extract.EventText, Role: "assistant", Text: m, Session: t.Session, Time: h.o.Now()})
-		}
-	}
-	return t, nil
+	s.AddReply(h.p.LastAssistant, h.o.Now())
+	return s, nil
 }
 
 // detachFinalize hands the final capture to a detached process: session

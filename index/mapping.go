@@ -36,11 +36,12 @@ const (
 	fSession      = "session"
 	fCodeCommit   = "code_commit"
 	fSimhash      = "minhash" // content fingerprint for near-duplicates
+	fReview       = "review"  // "pending": captured, not yet kept by a person
 )
 
 // storedFields are returned with every hit, so a card never needs the file.
 var storedFields = []string{fURI, fKind, fStatus, fTags, fTitle, fSummary, fTriggers, fCreated, fUpdated,
-	fImportance, fConfidence, fPinned, fLinks, fWiki, fSupersedes, fSupersededBy, fGate, fSession, fCodeCommit, fSimhash}
+	fImportance, fConfidence, fPinned, fLinks, fWiki, fSupersedes, fSupersededBy, fGate, fSession, fCodeCommit, fSimhash, fReview}
 
 func newMapping() mapping.IndexMapping {
 	text := func(store bool) *mapping.FieldMapping {
@@ -83,7 +84,7 @@ func newMapping() mapping.IndexMapping {
 	dm := bleve.NewDocumentStaticMapping()
 	for name, fm := range map[string]*mapping.FieldMapping{
 		fURI: kw(), fKind: kw(), fStatus: kw(), fTags: kw(), fLinks: kw(), fSupersedes: kw(),
-		fSupersededBy: kw(), fGate: kw(), fSession: kw(), fWiki: kw(), fCodeCommit: stored(), fSimhash: stored(),
+		fSupersededBy: kw(), fGate: kw(), fSession: kw(), fWiki: kw(), fCodeCommit: stored(), fSimhash: stored(), fReview: kw(),
 		fTitle: text(true), fSummary: stored(), fAbstract: text(false), fLabels: text(false), fBody: text(false), fTriggers: text(true),
 		fCreated: date(), fUpdated: date(), fImportance: num(), fConfidence: num(),
 		fPinned: bleve.NewBooleanFieldMapping(),
@@ -123,6 +124,8 @@ type Doc struct {
 	Session      string        `json:"session,omitempty"`
 	CodeCommit   string        `json:"code_commit,omitempty"`
 	Fingerprint  string        `json:"-"`
+	// Unreviewed marks a captured memory no person has kept yet.
+	Unreviewed bool `json:"unreviewed,omitempty"`
 }
 
 // docID is the bleve id of a memory: its vault-relative path.
@@ -170,6 +173,9 @@ func bleveDoc(m *schema.Memory) map[string]any {
 	}
 	if m.Confidence != nil {
 		d[fConfidence] = *m.Confidence
+	}
+	if m.NeedsReview() {
+		d[fReview] = "pending"
 	}
 	if !m.Created.IsZero() {
 		d[fCreated] = m.Created
@@ -278,6 +284,7 @@ func docFromFields(scope schema.Scope, id string, f map[string]any) Doc {
 	d.Importance, _ = f[fImportance].(float64)
 	d.Confidence, _ = f[fConfidence].(float64)
 	d.Pinned, _ = f[fPinned].(bool)
+	d.Unreviewed = fieldString(f[fReview]) == "pending"
 	return d
 }
 

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -185,7 +186,7 @@ func (b *packBuilder) build(ctx context.Context, p *Pack) error {
 			if err != nil {
 				return err
 			}
-			b.fill(sec, cands, text)
+			b.fill(sec, b.reviewed(cands), text)
 		}
 		if i == 0 {
 			rest = p.Budget - sec.Tokens
@@ -243,6 +244,15 @@ func (b *packBuilder) gather(ctx context.Context, name string) ([]*Item, string,
 		return b.reasons(b.byRecency(docs), "open thread"), "", nil
 	}
 	return nil, "", nil
+}
+
+// reviewed drops captured memories no person has kept yet when the vault
+// says packs wait for review (capture.review: required).
+func (b *packBuilder) reviewed(items []*Item) []*Item {
+	if !b.r.reviewRequired {
+		return items
+	}
+	return slices.DeleteFunc(items, func(it *Item) bool { return it.Unreviewed })
 }
 
 func (b *packBuilder) list(q index.Query) ([]index.Doc, error) {
@@ -341,6 +351,9 @@ func (b *packBuilder) primer() ([]*Item, string, error) {
 		d := sessions[i]
 		if d.Session == b.req.Session && b.req.Session != "" {
 			continue // this session's own summary so far
+		}
+		if d.Unreviewed && b.r.reviewRequired {
+			continue
 		}
 		if last == nil || when(d).After(when(*last)) {
 			last = &sessions[i]

@@ -19,16 +19,21 @@ type Retriever struct {
 
 	staleOnce sync.Once
 	staleURIs map[string][]string
+	// reviewRequired keeps captured memories out of packs until a person
+	// kept them (capture.review: required in the project vault).
+	reviewRequired bool
 }
 
 // New returns a retriever over ixs; the first index's vault configuration
 // supplies the weights.
 func New(ixs []*index.Index) *Retriever {
 	cfg := config.Default().Retrieve
+	review := false
 	if len(ixs) > 0 {
 		cfg = ixs[0].Vault().Config.Retrieve
+		review = ixs[0].Vault().Config.Capture.ReviewRequired()
 	}
-	return &Retriever{ixs: ixs, cfg: cfg, Now: time.Now}
+	return &Retriever{ixs: ixs, cfg: cfg, Now: time.Now, reviewRequired: review}
 }
 
 // Indexes returns the indexes searched.

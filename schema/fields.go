@@ -79,6 +79,8 @@ var fields = []field{
 		decode: func(m *Memory, n *yaml.Node) (err error) { m.Created, err = decodeTime(n); return }},
 	{key: "updated", get: func(m *Memory) any { return when(m.Updated) },
 		decode: func(m *Memory, n *yaml.Node) (err error) { m.Updated, err = decodeTime(n); return }},
+	{key: "reviewed", get: func(m *Memory) any { return when(m.Reviewed) },
+		decode: func(m *Memory, n *yaml.Node) (err error) { m.Reviewed, err = decodeTime(n); return }},
 }
 
 var fieldIndex = func() map[string]int {

@@ -14,12 +14,13 @@ type Source struct {
 	Tools      []string `yaml:"tools,omitempty" json:"tools,omitempty"` // tool_use ids
 	Extractor  string   `yaml:"extractor,omitempty" json:"extractor,omitempty"`
 	Version    string   `yaml:"version,omitempty" json:"version,omitempty"` // extractor version
+	Rule       string   `yaml:"rule,omitempty" json:"rule,omitempty"`       // what in the session was the evidence
 	CodeCommit string   `yaml:"code_commit,omitempty" json:"code_commit,omitempty"`
 }
 
 func (s *Source) empty() bool {
 	return s == nil || (s.Agent == "" && s.Session == "" && s.Transcript == "" && len(s.Turns) == 0 &&
-		len(s.Tools) == 0 && s.Extractor == "" && s.Version == "" && s.CodeCommit == "")
+		len(s.Tools) == 0 && s.Extractor == "" && s.Version == "" && s.Rule == "" && s.CodeCommit == "")
 }
 
 // Memory is one memory document: frontmatter fields and a markdown body.
@@ -45,10 +46,19 @@ type Memory struct {
 	Source       *Source   `json:"source,omitempty"`
 	Created      time.Time `json:"created"`
 	Updated      time.Time `json:"updated"`
-	Body         string    `json:"body,omitempty"`
+	// Reviewed is when a person kept a captured memory (cairn review).
+	Reviewed time.Time `json:"reviewed,omitzero"`
+	Body     string    `json:"body,omitempty"`
 
 	doc *document
 }
+
+// Captured reports a memory capture wrote from an agent session (as
+// opposed to one a person wrote or imported).
+func (m *Memory) Captured() bool { return m.Source != nil && m.Source.Extractor != "" }
+
+// NeedsReview reports a captured memory no person has kept yet.
+func (m *Memory) NeedsReview() bool { return m.Captured() && m.Reviewed.IsZero() }
 
 // New returns a fresh memory of kind k with defaults filled in.
 func New(k Kind, title string, now time.Time) *Memory {

@@ -2,7 +2,7 @@
 # cairn's main job end to end on a temporary project: no server, no API key.
 set -euo pipefail
 CAIRN=$(cd "$(dirname "${1:-bin/cairn}")" && pwd)/$(basename "${1:-bin/cairn}")
-RECORDED=$(cd "$(dirname "$0")/.." && pwd)/testdata/extract/recorded-session.jsonl
+RECORDED=$(cd "$(dirname "$0")/.." && pwd)/testdata/capture/recorded-session.jsonl
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export HOME="$work/home" XDG_DATA_HOME="$work/home/.local/share" CAIRN_SESSION=demo-session

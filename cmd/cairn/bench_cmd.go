@@ -16,6 +16,7 @@ type BenchCmd struct {
 	Index     BenchIndexCmd     `cmd:"" help:"Time rebuild, sync and search on synthetic vaults (1k/10k/100k memories)."`
 	Retrieval BenchRetrievalCmd `cmd:"" help:"Measure retrieval quality on a labeled dataset (JSONL or LongMemEval)."`
 	Hooks     BenchHooksCmd     `cmd:"" help:"Time hook processes (session-start, user-prompt, post-tool) end to end on a synthetic vault."`
+	Capture   BenchCaptureCmd   `cmd:"" help:"Run capture on real agent sessions and score what it writes (precision, recall, failures by class)."`
 }
 
 // BenchHooksCmd times hooks as agents run them.

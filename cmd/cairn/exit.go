@@ -7,6 +7,7 @@ import (
 	"github.com/cairnmem/cairn/config"
 	"github.com/cairnmem/cairn/exchange"
 	"github.com/cairnmem/cairn/extract"
+	"github.com/cairnmem/cairn/extract/bench"
 	"github.com/cairnmem/cairn/index"
 	"github.com/cairnmem/cairn/schema"
 	"github.com/cairnmem/cairn/vault"
@@ -36,7 +37,7 @@ func exitCode(err error) int {
 		return ExitUsage
 	case errors.Is(err, vault.ErrNotVault):
 		return ExitNotVault
-	case errors.Is(err, schema.ErrInvalid), errors.Is(err, config.ErrInvalid), errors.Is(err, extract.ErrSecret), errors.Is(err, vault.ErrInvalidFiles):
+	case errors.Is(err, schema.ErrInvalid), errors.Is(err, config.ErrInvalid), errors.Is(err, extract.ErrSecret), errors.Is(err, vault.ErrInvalidFiles), errors.Is(err, bench.ErrLabels):
 		return ExitInvalid
 	case errors.Is(err, vault.ErrLocked), errors.Is(err, index.ErrLocked):
 		return ExitLocked

@@ -10,8 +10,7 @@ import (
 	"time"
 
 	"github.com/cairnmem/cairn/extract"
-	"github.com/cairnmem/cairn/retrieve"
-	"github.com/cairnmem/cairn/schema"
+	"github.com/cairnmem/cairn/transcript"
 	"github.com/cairnmem/cairn/vault"
 )
 
@@ -21,16 +20,29 @@ type ExtractCmd struct {
 	Replay     bool   `help:"Re-derive memories from the journal (.memory/.journal), applying only what changed."`
 	SessionID  string `name:"session-id" help:"With --replay, only this session."`
 	DryRun     bool   `help:"Show what would be written; write nothing."`
+	Explain    bool   `help:"Show each candidate's evidence and confidence, and what was left out and why."`
 }
 
 // Help explains extraction.
 func (c *ExtractCmd) Help() string {
-	return `Extraction is deterministic and needs no API key: decisions, constraints and
-preferences from what people said; open threads (TODO, "later", unfinished
-todo lists, tests failing at the end); cases (a failing command, the fix, the
-passing run); outcomes (files, commands and exit codes, tests); one summary
-per session. Secrets are redacted first. Each candidate is checked against
-the vault: duplicates are skipped, preferences merge, decisions and
+	return `Extraction is deterministic and needs no API key. The transcript is first
+cleaned into turns: what the person typed (not the reminders, IDE selections,
+templates and instruction files an agent puts in the user's place), what the
+agent said, which tools ran and whether they really ran. Then:
+
+  session    one summary per session: what was asked, done, and how it ended
+  decisions  choices the person stated, answers to the agent's questions,
+             plans the person approved
+  rules      rules and preferences stated to last ("never", "from now on",
+             "stop doing"), not one-turn instructions, not reversed later
+  gotchas    a real failure, its cause named by the agent, a fix that held
+  commands   the commands that built, tested or linted the project
+  threads    work the person put off, a check still failing at the end
+
+Each candidate carries its evidence and a confidence; weak ones and ones the
+agent's instruction files (CLAUDE.md, AGENTS.md) already state are left out
+(--explain shows them). Secrets are redacted first. Each candidate is checked
+against the vault: duplicates are skipped, preferences merge, decisions and
 constraints supersede older ones on the same subject, threads close.`
 }
 
@@ -39,10 +51,6 @@ func (c *ExtractCmd) Run(g *Globals, env *Env) error {
 		return fmt.Errorf("%w: give a transcript file, or --replay", errUsage)
 	}
 	p, err := env.Project()
-	if err != nil {
-		return err
-	}
-	red, err := extract.NewRedactor(p.Config.Capture.Redact)
 	if err != nil {
 		return err
 	}
@@ -60,42 +68,34 @@ func (c *ExtractCmd) Run(g *Globals, env *Env) error {
 	} else {
 		files = []string{c.Transcript}
 	}
-	ixs, err := env.Indexes("")
+	source := "extract"
+	if c.Replay {
+		source = "replay"
+	}
+	o, err := captureOptions(env, p, source)
 	if err != nil {
 		return err
 	}
-	vaults := map[schema.Scope]*vault.Vault{schema.ScopeProject: p}
-	if u, err := env.User(); err == nil {
-		vaults[schema.ScopeUser] = u
-	}
-	enricher, err := extract.NewEnricher(p.Config.Capture.Enrich)
-	if err != nil {
-		return err
-	}
+	o.DryRun = c.DryRun
+	o.Meta.CodeCommit = vault.ProjectHead(p.ProjectDir())
 	var results []*extract.Result
 	for _, f := range files {
-		t, agent, err := extract.ParseFile(f)
+		sess, err := transcript.Read(f)
 		if err != nil {
-			return fmt.Errorf("%w: %s: %v", errUsage, f, err)
+			return fmt.Errorf("%w: %v", errUsage, err)
 		}
-		for _, w := range t.Warnings {
+		for _, w := range sess.Warnings {
 			env.Warnf("%s", w)
 		}
-		s := extract.Assemble(t, agent)
-		source := "extract"
-		if c.Replay {
-			source = "replay"
-		}
-		o := extract.Options{Vaults: vaults, Lookup: extract.IndexLookup{R: retrieve.New(ixs)}, Redactor: red, DryRun: c.DryRun,
-			Now: time.Now(), Enricher: enricher, Log: env.Stderr,
-			Meta: extract.Meta{Agent: agent, Session: s.ID, Transcript: f, CodeCommit: vault.ProjectHead(p.ProjectDir()), Source: source}}
-		res, err := extract.Capture(context.Background(), s, o)
+		o.Now = time.Now()
+		o.Meta.Agent, o.Meta.Session, o.Meta.Transcript = sess.Agent, sess.ID, f
+		res, err := extract.CaptureSession(context.Background(), sess, o)
 		if err != nil {
 			return fmt.Errorf("%s: %w", f, err)
 		}
 		results = append(results, res)
 		if !g.JSON {
-			printCapture(env, f, res, c.DryRun)
+			printCapture(env, f, res, c.DryRun, c.Explain)
 		}
 	}
 	if g.JSON {
@@ -104,7 +104,7 @@ func (c *ExtractCmd) Run(g *Globals, env *Env) error {
 	return nil
 }
 
-func printCapture(env *Env, file string, res *extract.Result, dry bool) {
+func printCapture(env *Env, file string, res *extract.Result, dry, explain bool) {
 	counts := map[extract.Op]int{}
 	for _, a := range res.Plan {
 		counts[a.Op]++
@@ -122,6 +122,14 @@ func printCapture(env *Env, file string, res *extract.Result, dry bool) {
 			target = " → " + a.Target.String()
 		}
 		env.Printf("  %-9s %-10s %s%s\n", a.Op, a.Candidate.Kind, a.Candidate.Title, target)
+		if explain {
+			env.Printf("            %s (confidence %.2f, %s)\n", a.Candidate.Rule, a.Candidate.Confidence, a.Reason)
+		}
+	}
+	if explain {
+		for _, d := range res.Dropped {
+			env.Printf("  %-9s %-10s %s\n            %s\n", "left out", d.Candidate.Kind, d.Candidate.Title, d.Reason)
+		}
 	}
 	if dry {
 		env.Printf("(dry run: nothing written)\n")

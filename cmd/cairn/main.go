@@ -37,6 +37,8 @@ type CLI struct {
 	Reindex     ReindexCmd     `cmd:"" help:"Rebuild the search cache from the memory files."`
 	Index       IndexCmd       `cmd:"" help:"Inspect the search cache."`
 	Doctor      DoctorCmd      `cmd:"" help:"Check the vault and explain how to fix what is wrong."`
+	Backfill    BackfillCmd    `cmd:"" help:"Learn from this project's past Claude Code and Codex sessions, oldest first."`
+	Review      ReviewCmd      `cmd:"" help:"Go through what capture wrote: keep, edit or forget, one memory at a time."`
 	Extract     ExtractCmd     `cmd:"" help:"Learn memories from a transcript, or replay the journal."`
 	Install     InstallCmd     `cmd:"" help:"Set up an agent's hooks and MCP server (claude, codex)."`
 	Uninstall   UninstallCmd   `cmd:"" help:"Remove exactly what install added."`

@@ -1,0 +1,171 @@
+package extract
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/cairnmem/cairn/schema"
+	"github.com/cairnmem/cairn/transcript"
+)
+
+// Claude Code compacts a long conversation into a summary of fixed
+// sections, written by the agent's own model: what was asked, the errors
+// and how they were fixed, what was chosen, what is pending. Capture reads
+// the sections that hold knowledge and leaves out the ones that quote the
+// person and the instruction files back.
+var (
+	reSummarySection = regexp.MustCompile(`^\s*(?:#+\s*)?\**\s*(\d{1,2})\.\s+\**([A-Z][A-Za-z &/-]{3,40}?)\**:`)
+	reBullet         = regexp.MustCompile(`^\s*[-*•]\s+(.*)$`)
+	reChosen         = regexp.MustCompile(`(?i)\b(chosen over|chose .{2,60} over|rather than|instead of|in favou?r of|preferred over|opted for|decided (?:to|on)|for atomicity|to avoid|so that)\b`)
+	reLesson         = regexp.MustCompile(`(?i)(\bshould\b|\bmust\b|\binstead\b|\bneeds?\b|\brequires?\b|\bbecause\b|\bonly\b|\bnever\b|\balways\b|\bdon'?t\b|\bdo not\b)`)
+	reSlip           = regexp.MustCompile(`(?i)^(user\b|the user\b|i\b|accidentally|typo|missing import|unused (?:import|variable)|syntax error|compile error)`)
+)
+
+// summarySections splits a compaction summary into its numbered sections
+// and their bullets, keyed by section name in lower case.
+func summarySections(text string) map[string][]string {
+	out := map[string][]string{}
+	name := ""
+	for _, line := range strings.Split(text, "\n") {
+		if m := reSummarySection.FindStringSubmatch(line); m != nil {
+			name = strings.ToLower(strings.TrimSpace(m[2]))
+			continue
+		}
+		if name == "" {
+			continue
+		}
+		if b := reBullet.FindStringSubmatch(line); b != nil && indentOf(line) <= 6 {
+			out[name] = append(out[name], strings.TrimSpace(b[1]))
+			continue
+		}
+		t := strings.TrimSpace(line)
+		switch {
+		case t == "":
+		case len(out[name]) == 0:
+			out[name] = append(out[name], t) // a section of prose
+		case indentOf(line) > 4:
+			// A nested bullet or a continuation belongs to the bullet above.
+			out[name][len(out[name])-1] += " " + strings.TrimLeft(t, "-*• ")
+		}
+	}
+	return out
+}
+
+func indentOf(line string) int { return len(line) - len(strings.TrimLeft(line, " \t")) }
+
+// compactions are the session's compaction summaries with where they are.
+func compactions(s *transcript.Session) []int {
+	var out []int
+	for i, t := range s.Turns {
+		if t.Speaker == transcript.Injected && t.Source == "compaction" && !t.Prior {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// extractCompactions harvests the knowledge sections of the session's
+// compaction summaries: errors with a lesson in their fix, choices made
+// over alternatives, and (from the last summary only) pending tasks that
+// nothing after the compaction took up.
+func extractCompactions(s *transcript.Session) []Candidate {
+	at := compactions(s)
+	var out []Candidate
+	for k, i := range at {
+		t := s.Turns[i]
+		secs := summarySections(t.Text)
+		for _, b := range secs["errors and fixes"] {
+			if c, ok := summaryCase(b); ok {
+				c.Turns, c.Time = []string{t.Ref}, t.Time
+				out = append(out, c)
+			}
+		}
+		for _, b := range secs["problem solving"] {
+			if !reChosen.MatchString(b) || reSpeculate.MatchString(b) || len(b) > 300 {
+				continue
+			}
+			out = append(out, Candidate{Kind: schema.KindDecision, Scope: schema.ScopeProject, Title: titleFrom(plain(b)), Body: plain(b),
+				Tags: []string{"decision"}, Turns: []string{t.Ref}, Rule: "choice recorded in the compaction summary", Confidence: 0.75, Time: t.Time})
+		}
+		if k != len(at)-1 {
+			continue // earlier summaries' pending work was the later one's to carry
+		}
+		for _, b := range secs["pending tasks"] {
+			task := plain(strings.TrimSuffix(b, "."))
+			if len(subject(task)) < 2 || doneAfter(s, i, task) {
+				continue
+			}
+			out = append(out, Candidate{Kind: schema.KindThread, Scope: schema.ScopeProject, Title: titleFrom(task), Body: task,
+				Tags: []string{"pending"}, Status: schema.StatusOpen, Turns: []string{t.Ref}, Rule: "pending in the compaction summary; not done after it",
+				Confidence: 0.7, Time: t.Time})
+		}
+	}
+	return out
+}
+
+// summaryCase reads an "Errors and fixes" bullet: "<error> — <fix>". Only
+// fixes that carry a lesson count; a typo fixed is not knowledge.
+func summaryCase(b string) (Candidate, bool) {
+	b = plain(b)
+	var problem, fix string
+	for _, sep := range []string{" — ", " – ", " -- ", ": fixed", " - fixed", "; fixed", ". Fixed", ". Fix:", " → "} {
+		if i := strings.Index(b, sep); i > 0 {
+			problem, fix = strings.TrimSpace(b[:i]), strings.TrimSpace(strings.TrimLeft(b[i+len(sep):], ":- "))
+			break
+		}
+	}
+	if problem == "" || fix == "" || reSlip.MatchString(problem) || !reLesson.MatchString(fix) || len(b) > 500 {
+		return Candidate{}, false
+	}
+	return Candidate{Kind: schema.KindCase, Scope: schema.ScopeProject, Title: titleFrom(problem), Summary: clip(oneLine(problem+": "+fix), 200),
+		Body: "Problem: " + problem + "\n\nFix: " + fix, Tags: []string{"gotcha"}, Rule: "error and fix recorded in the compaction summary", Confidence: 0.7}, true
+}
+
+// doneAfter reports work taken up after turn i: a later request, an agent
+// report or a completed plan step on the same subject, or an edit of a
+// file the task names.
+func doneAfter(s *transcript.Session, i int, task string) bool {
+	subj := subject(task)
+	idents := reIdent.FindAllString(task, -1)
+	same := func(text string) bool {
+		o := subject(text)
+		return containment(subj, o) >= 0.5 && shared(subj, o) >= 2
+	}
+	for _, t := range s.Turns[i+1:] {
+		switch {
+		case t.IsPerson() && same(t.Text):
+			return true
+		case t.IsAgent() && reReport.MatchString(t.Text) && (same(t.Text) || mentionsAny(t.Text, idents)):
+			return true
+		case t.Call != nil:
+			for _, p := range t.Call.Plan {
+				if p.Done() && same(p.Text) {
+					return true
+				}
+			}
+			for _, f := range t.Call.Files {
+				if base := lastSegment(f); len(base) > 3 && strings.Contains(task, base) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// reIdent finds the code names a task mentions: `ErrConflict`.
+var reIdent = regexp.MustCompile("`([^`\\s]{4,60})`")
+
+func mentionsAny(text string, idents []string) bool {
+	for _, id := range idents {
+		if strings.Contains(text, id) {
+			return true
+		}
+	}
+	return false
+}
+
+func lastSegment(p string) string {
+	p = strings.ReplaceAll(p, `\`, "/")
+	return p[strings.LastIndex(p, "/")+1:]
+}

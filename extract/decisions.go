@@ -1,0 +1,192 @@
+package extract
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/cairnmem/cairn/schema"
+	"github.com/cairnmem/cairn/transcript"
+)
+
+var (
+	// reDecision finds a person choosing: the choice follows the marker.
+	reDecision = regexp.MustCompile(`(?i)\b(?:we(?:'ve| have)? decided (?:to |on |that )?|(?:i|we) decided (?:to |on |that )?|let'?s (?:go with|use|stick with|switch to|keep|move to|migrate to|make it) |we(?:'ll| will) (?:go with|use|stick with|switch to) |we(?:'re| are) (?:going (?:with|to use)|using|standardi[sz]ing on) |in this project (?:i|we) (?:want to use|use) |i(?:'d| would) like to use |(?:switch|move|migrate) (?:it |this |everything )?to |go with |the decision is:? |decision: )(.+)`)
+	// reInsteadOf is a choice with its alternative: "use X instead of Y".
+	reInsteadOf = regexp.MustCompile(`(?i)\b(?:instead of|rather than|over)\b`)
+	// reProcess are choices about the conversation, not the project.
+	reProcess = regexp.MustCompile(`(?i)^(?:(?:it|this|that|them|these|those)\b|(?:look|see|check|discuss|talk|think|try|continue|start|go through|focus|worry|revisit|analy[sz]e|explore|investigate|review|debug|figure|move on|keep going|do it|do that|do this|the (?:plan|first|second|next|above|same))\b|(?:question|option|step|point|item) \d)`)
+)
+
+// extractDecisions finds what the person decided: a choice they stated,
+// an answer they gave when the agent asked, a plan they approved.
+func extractDecisions(s *transcript.Session) []Candidate {
+	var out []Candidate
+	for _, t := range s.Said() {
+		for _, sent := range sentences(t.Text) {
+			if c, ok := statedDecision(sent); ok {
+				c.Turns, c.Time = []string{t.Ref}, t.Time
+				out = append(out, c)
+			}
+		}
+	}
+	for _, t := range s.Turns {
+		if t.Call != nil && t.Call.Tool == "Ask" && !t.Prior {
+			out = append(out, answered(t)...)
+		}
+	}
+	for _, t := range approvedPlans(s) {
+		if c, ok := approvedPlan(t); ok {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+var (
+	reAskApproval = regexp.MustCompile(`(?i)(does (?:this|the) plan look (?:good|right|ok)|shall i (?:proceed|go ahead|implement)|should i (?:proceed|go ahead|implement)|want me to (?:proceed|go ahead|implement|start)|ready to (?:implement|proceed)|approve (?:this|the) plan)`)
+	reYes         = regexp.MustCompile(`(?i)^\W*(?:yes|yep|yeah|sure|ok(?:ay)?|go(?: ahead)?|do it|lgtm|looks good|sounds good|approved?|proceed|implement (?:it|this|the plan)|execute (?:it|this|on this plan)|ship it)\b`)
+	rePlanHeading = regexp.MustCompile(`(?im)^#{1,3}\s+.*\bplan\b`)
+	reStep        = regexp.MustCompile(`(?m)^\s*(?:\d+[.)]|#{1,3} |[-*] \*\*)`)
+)
+
+// approvedPlans are the plans the person approved: plan mode's, or a
+// plan-shaped reply that asked for approval and got a yes.
+func approvedPlans(s *transcript.Session) []transcript.Turn {
+	var out []transcript.Turn
+	var pending *transcript.Turn
+	for _, t := range s.Turns {
+		switch {
+		case t.IsPlan():
+			if t.Approved {
+				out = append(out, t)
+			}
+			pending = nil
+		case t.IsAgent():
+			pending = nil
+			if reAskApproval.MatchString(t.Text) && len(reStep.FindAllStringIndex(t.Text, 4)) >= 3 && rePlanHeading.MatchString(t.Text) {
+				p := t
+				pending = &p
+			}
+		case t.IsPerson():
+			if pending != nil && reYes.MatchString(t.Text) && len(t.Text) < 200 {
+				out = append(out, *pending)
+			}
+			pending = nil
+		}
+	}
+	return out
+}
+
+// statedDecision reads "let's go with X", "we'll use X instead of Y".
+func statedDecision(sent string) (Candidate, bool) {
+	s := statement(sent)
+	m := reDecision.FindStringSubmatch(s)
+	if m == nil || len(s) > 300 || strings.HasSuffix(s, "?") || reMaybe.MatchString(s) {
+		return Candidate{}, false
+	}
+	choice := strings.TrimSpace(m[1])
+	if reProcess.MatchString(choice) || len(subject(reDeictic.ReplaceAllString(choice, " "))) == 0 {
+		return Candidate{}, false
+	}
+	conf := 0.7
+	if reInsteadOf.MatchString(s) || strings.Contains(strings.ToLower(s), "because") {
+		conf = 0.8
+	}
+	if reOneOff.MatchString(s) {
+		conf -= 0.3
+	}
+	return Candidate{Kind: schema.KindDecision, Scope: schema.ScopeProject, Title: titleFrom(decisionTitle(s)), Body: s,
+		Tags: []string{"decision"}, Rule: "person stated a choice", Confidence: conf}, true
+}
+
+var reDecisionLead = regexp.MustCompile(`(?i)^(?:we(?:'ve| have)? decided (?:to |on |that )?|(?:i|we) decided (?:to |on |that )?|let'?s |we(?:'ll| will) |we(?:'re| are) going (?:with |to use )|the decision is:? |decision: )`)
+
+var reBecause = regexp.MustCompile(`(?i)(?:,\s*|\s+)(?:because|since|as|so that)\s+`)
+
+// decisionTitle names the choice: without the "we decided to" lead, and
+// without the reason, which the body keeps.
+func decisionTitle(s string) string {
+	t := reDecisionLead.ReplaceAllString(strings.TrimSpace(s), "")
+	if loc := reBecause.FindStringIndex(t); loc != nil && loc[0] > 15 {
+		t = t[:loc[0]]
+	}
+	if strings.TrimSpace(t) == "" {
+		return s
+	}
+	return t
+}
+
+var reNone = regexp.MustCompile(`(?i)^(none of the above|other|skip|n/?a|)$`)
+
+// answered turns the person's answers to the agent's questions into
+// decisions: the question and what was chosen.
+func answered(t transcript.Turn) []Candidate {
+	var out []Candidate
+	for _, a := range t.Call.Answers {
+		choice := strings.TrimSpace(strings.TrimSuffix(a.Choice, "(Recommended)"))
+		if reNone.MatchString(choice) || strings.HasPrefix(strings.ToLower(choice), "none of the above") {
+			continue
+		}
+		q := strings.TrimSpace(a.Question)
+		title := choice
+		if h, _, ok := strings.Cut(q, ":"); ok && len(h) < 30 {
+			title = strings.TrimSpace(h) + ": " + choice
+		}
+		out = append(out, Candidate{Kind: schema.KindDecision, Scope: schema.ScopeProject, Title: titleFrom(title),
+			Body: fmt.Sprintf("Asked: %s\nChosen: %s", q, choice), Tags: []string{"decision", "answer"},
+			Turns: []string{t.Ref}, Tools: []string{t.Call.ID}, Rule: "person answered the agent's question", Confidence: 0.75, Time: t.Time})
+	}
+	return out
+}
+
+var reHeading = regexp.MustCompile(`(?m)^#{1,3}\s+(.+)$`)
+
+var (
+	rePlanLead    = regexp.MustCompile(`(?i)^(?:technical |implementation )?plan(?: to)?:?\s*`)
+	reApproachSec = regexp.MustCompile(`(?i)^(fix|approach|solution|the fix|proposed (?:fix|change|approach)|changes?|design|decision|implementation|what (?:to|we'll) change)\b`)
+	reGenericSec  = regexp.MustCompile(`(?i)^(context|summary|plan|overview|background|problem|goal|goals|verification|testing|tests|files|steps|risks?|notes?|open questions|requirements?(?: readiness)?|assumptions|files? (?:touched|changed|to (?:change|touch|modify))|scope|out of scope|acceptance criteria|next steps|\d+\..*)$`)
+)
+
+// approvedPlan keeps what a plan the person approved decided: its title
+// and its approach (the fix, the design), not its background.
+func approvedPlan(t transcript.Turn) (Candidate, bool) {
+	title := ""
+	for _, m := range reHeading.FindAllStringSubmatch(t.Text, -1) {
+		h := strings.TrimSpace(strings.Trim(m[1], "*"))
+		if !reGenericSec.MatchString(h) && len(subject(h)) >= 2 {
+			title = h
+			break
+		}
+	}
+	gist := firstSentences(planSection(t.Text), 500)
+	if gist == "" {
+		gist = firstSentences(t.Text, 500)
+	}
+	if gist == "" {
+		return Candidate{}, false
+	}
+	if title == "" {
+		return Candidate{}, false // a plan without a name is not a decision one can find again
+	}
+	title = rePlanLead.ReplaceAllString(title, "")
+	return Candidate{Kind: schema.KindDecision, Scope: schema.ScopeProject, Title: titleFrom("Plan: " + title), Body: gist,
+		Tags: []string{"decision", "plan"}, Turns: []string{t.Ref}, Rule: "person approved the agent's plan", Confidence: 0.7, Time: t.Time}, true
+}
+
+// planSection is the part of a plan that says what will change: a "Fix:"
+// line, an Approach or Solution section; "" when it has none.
+func planSection(text string) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		t := strings.TrimSpace(strings.Trim(strings.TrimLeft(strings.TrimSpace(l), "#"), "* "))
+		if !reApproachSec.MatchString(t) {
+			continue
+		}
+		if _, after, ok := strings.Cut(t, ":"); ok && len(strings.TrimSpace(after)) > 20 {
+			return strings.TrimSpace(after) + "\n" + strings.Join(lines[i+1:min(i+8, len(lines))], "\n")
+		}
+		return strings.Join(lines[i+1:min(i+10, len(lines))], "\n")
+	}
+	return ""
+}

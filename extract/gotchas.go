@@ -1,0 +1,363 @@
+package extract
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/cairnmem/cairn/schema"
+	"github.com/cairnmem/cairn/transcript"
+)
+
+var (
+	// reCause marks an explanation of what went wrong.
+	reCause = regexp.MustCompile(`(?i)\b(root cause|the (?:real |actual |underlying )?(?:issue|problem|bug|culprit|cause|error) (?:is|was|here is|here was)\b|turns? out|it turned out|(?:this|that|it) (?:happens|happened|is happening|fails|failed) because|the reason (?:is|was)|(?:is|was|were|are) caused by|that'?s why|which is why|found (?:it|the (?:issue|problem|bug|cause)))`)
+	// reStrongCause are the markers that name a cause outright.
+	reStrongCause = regexp.MustCompile(`(?i)\b(root cause|turns? out|it turned out|caused by|the (?:real |actual |underlying )?(?:issue|problem|bug|culprit) (?:is|was))\b`)
+	reSpeculate   = regexp.MustCompile(`(?i)\b(might|may|maybe|probably|likely|possibly|perhaps|i suspect|suspect|could be|seems?|appears?|i think|i believe|my guess|presumably|potentially|if )\b`)
+	reCauseLead   = regexp.MustCompile(`(?i)^(?:found it[.!:]?\s*|got it[.!:]?\s*|ah[,.!]?\s*|i see[.!:]?\s*|okay[,.]?\s*|so[,]?\s*)*(?:the (?:root cause|real issue|actual issue|issue|problem|bug|culprit)(?: here)? (?:is|was)(?: that)?:?\s*|root cause:?\s*)`)
+	reErrorLine   = regexp.MustCompile(`(?i)(error|fail|panic|undefined|cannot|can't|not found|exception|traceback|denied|refused|invalid|unexpected|\bgot\b.*\bwant\b|\.\w+:\d+:)`)
+	reErrorNoise  = regexp.MustCompile(`(?i)^(FAIL|FAIL\s+\S+\s+[\d.]+s|exit code:? \d+|process exited with code \d+|error: process completed with exit code \d+|chunk id: \w+|wall time: .*)$`)
+	reTrouble     = regexp.MustCompile(`(?i)\b(error|errors|fails?|failing|failed|broken|breaks|doesn'?t work|does not work|not working|isn'?t working|still (?:no|not|the same|broken|fails|laggy|getting|cannot|can'?t)|blank (?:screen|page)|crash\w*|exception|traceback|wrong|bug|why (?:does|is|did|are)|can'?t|cannot|nothing happens|same error|doesn'?t (?:show|load|start|run|appear)|not (?:appearing|showing|visible|loading|updating)|keeps? (?:getting|failing|crashing|showing)|keep getting)\b`)
+	reConfirm     = regexp.MustCompile(`(?i)\b(works|worked|working now|it'?s fixed|fixed it|that fixed|that did it|that worked|perfect|great|awesome|nice|thanks|thank you|looks good|all good|solved)\b`)
+	reDenied      = regexp.MustCompile(`(?i)^\W*(still|nope|no\b|same (?:error|issue|problem|thing)|doesn'?t work|not fixed|didn'?t work|that'?s not it|wrong)`)
+	reProbe       = regexp.MustCompile(`^(?:cd \S+ && )?(?:grep|rg|find|ls|cat|head|tail|which|type|command -v|test|\[|stat|file|wc|diff|git (?:status|diff|log|show|grep|ls-files|branch|remote)|echo|pgrep|ps|lsof|curl -s|jq|sed -n|awk)\b`)
+)
+
+// problem is something that went wrong: a command that failed, or the
+// person saying so; and what the session made of it.
+type problem struct {
+	symptom string // what it looked like
+	call    *transcript.Call
+	turn    transcript.Turn
+	best    Candidate // the surest explanation found so far
+	env     []string  // environment steps taken since (escalation, installs, line endings)
+}
+
+// extractGotchas finds the knowledge a fix leaves behind: something went
+// wrong (a real failure, or the person reporting one), the agent said why
+// (outright, or plainly right after the failure; a guess counts less),
+// and the fix held (a check passed, the failing command passed, or the
+// person said it works). One case per problem, the surest explanation.
+func extractGotchas(s *transcript.Session) []Candidate {
+	var out []Candidate
+	var cur *problem
+	closeProblem := func() {
+		if cur != nil && cur.best.Title != "" {
+			out = append(out, cur.best)
+		}
+		cur = nil
+	}
+	for i, t := range s.Turns {
+		if t.Prior || t.Sidechain {
+			continue
+		}
+		switch {
+		case t.Call != nil:
+			c := t.Call
+			if p, ok := failure(c); ok {
+				if cur == nil {
+					p.turn = t
+					cur = &p
+				} else if cur.call == nil {
+					cur.call = c // the failure behind the person's report
+				}
+				continue
+			}
+			if cur == nil {
+				continue
+			}
+			if envStep(c) {
+				cur.env = append(cur.env, shortCmd(c.Command))
+			}
+			if cur.call != nil && c.Status == transcript.OK && sameCommand(c, cur.call) {
+				if cand, ok := retried(s, cur); ok && cand.Confidence > cur.best.Confidence {
+					cur.best = cand
+				}
+				closeProblem()
+			}
+		case t.IsPerson():
+			switch {
+			case troubled(t):
+				closeProblem()
+				cur = &problem{symptom: reported(t.Text), turn: t}
+			case substantive(t.Text) && !reConfirm.MatchString(t.Text):
+				closeProblem() // a new request: the old problem is behind us
+			}
+		case t.IsAgent() && cur != nil:
+			if c, ok := explained(s, i, *cur); ok && c.Confidence > cur.best.Confidence {
+				cur.best = c
+			}
+		}
+	}
+	closeProblem()
+	return out
+}
+
+// troubled reports a person describing a problem: in their words, or with
+// error lines pasted in (a pasted ticket with "error" in its prose is not).
+func troubled(t transcript.Turn) bool {
+	if t.Form == transcript.Pasted {
+		ex := errorExcerpt(t.Text)
+		return ex != "" && !transcript.IsProse(ex)
+	}
+	return reTrouble.MatchString(t.Text)
+}
+
+// failure reads a call as a problem: a real failure with an error to show,
+// not a search that found nothing.
+func failure(c *transcript.Call) (problem, bool) {
+	if c.Status != transcript.Failed || c.Command != "" && reProbe.MatchString(c.Command) {
+		return problem{}, false
+	}
+	ex := errorExcerpt(c.Output)
+	if ex == "" {
+		return problem{}, false
+	}
+	sym := ex
+	if c.Command != "" {
+		sym = fmt.Sprintf("`%s` failed: %s", shortCmd(c.Command), ex)
+	}
+	return problem{symptom: sym, call: c}, true
+}
+
+// reported is the person's description of a problem, or the error lines
+// of what they pasted.
+func reported(text string) string {
+	if ex := errorExcerpt(text); ex != "" && !transcript.IsProse(ex) {
+		return ex
+	}
+	return clip(oneLine(statement(text)), 240)
+}
+
+// sameCommand reports two runs of one command: the same check, or the
+// same command line.
+func sameCommand(a, b *transcript.Call) bool {
+	if a.Command == "" || b.Command == "" {
+		return false
+	}
+	_, ca, _, okA := verifyCommand(a.Command)
+	_, cb, _, okB := verifyCommand(b.Command)
+	if okA && okB {
+		return ca == cb || strings.HasPrefix(ca, cb) || strings.HasPrefix(cb, ca)
+	}
+	return shortCmd(a.Command) == shortCmd(b.Command)
+}
+
+var reEnvStep = regexp.MustCompile(`^(?:sudo\s+)?(?:dos2unix|sed -i.*\\r|tr -d|chmod|chown|pip3? install|uv (?:pip|sync|add)|poetry install|npm (?:install|ci|i)\b|pnpm install|yarn(?: install)?$|bundle install|go mod (?:tidy|download)|cargo fetch|mix deps\.get|apt(?:-get)? install|brew install|nix (?:develop|shell)|export |source |git (?:checkout|switch|stash|pull|fetch|submodule)|docker(?:-compose| compose) (?:up|pull|build)|mkdir|ln -s|usermod|newgrp|rm -rf \S*(?:cache|node_modules|\.lock))`)
+
+// envStep reports a step that changes the environment rather than the
+// code: what fixes "works on my machine" problems.
+func envStep(c *transcript.Call) bool {
+	if c.Status != transcript.OK || c.Command == "" {
+		return false
+	}
+	if c.Escalated {
+		return true
+	}
+	for _, seg := range splitSegments(c.Command) {
+		if reEnvStep.MatchString(seg) {
+			return true
+		}
+	}
+	return false
+}
+
+// retried is the case a failing command leaves when it passes after a
+// change: the failure, what changed, and the agent's explanation when it
+// gave one. A code change without an explanation is just iteration.
+func retried(s *transcript.Session, p *problem) (Candidate, bool) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Symptom: %s\n", p.symptom)
+	conf := 0.5
+	rule := "failed, changed, passed"
+	switch {
+	case p.best.Title != "":
+		return p.best, true
+	case len(p.env) > 0:
+		fmt.Fprintf(&b, "\nFix: %s\n", strings.Join(p.env[:min(3, len(p.env))], "; "))
+		conf, rule = 0.7, "failed, environment changed, passed"
+	case p.call.Escalated:
+		fmt.Fprintf(&b, "\nFix: ran outside the agent's sandbox (escalated permissions)\n")
+		conf, rule = 0.7, "failed in the sandbox, passed escalated"
+	default:
+		return Candidate{}, false
+	}
+	fmt.Fprintf(&b, "\nVerified: `%s` passed afterwards.", shortCmd(p.call.Command))
+	c := Candidate{Kind: schema.KindCase, Scope: schema.ScopeProject, Title: titleFrom(p.symptom), Body: strings.TrimSpace(b.String()),
+		Summary: clip(oneLine(p.symptom+". Fixed by: "+strings.Join(p.env[:min(3, len(p.env))], "; ")), 200),
+		Tags:    []string{"gotcha"}, Turns: []string{p.turn.Ref}, Tools: []string{p.call.ID}, Rule: rule, Confidence: conf, Time: p.turn.Time}
+	return c, true
+}
+
+var reCausal = regexp.MustCompile(`(?i)\b(because|since|due to|caused|means|expects?|requires?|is missing|are missing|isn'?t|aren'?t|doesn'?t|don'?t|can'?t|cannot|wasn'?t|weren'?t|didn'?t|mismatch\w*|conflicts?|only (?:works|accepts|reads|runs)|stemmed from|instead of)\b`)
+
+// explained looks in an agent turn for the cause of the current problem,
+// and in what followed for the fix and whether it held.
+func explained(s *transcript.Session, at int, p problem) (Candidate, bool) {
+	t := s.Turns[at]
+	cause, strong := "", false
+	for _, sent := range sentences(t.Text) {
+		if len(sent) < 30 || len(sent) > 400 || reNarration.MatchString(sent) || strings.HasSuffix(sent, "?") {
+			continue
+		}
+		if reCause.MatchString(sent) || reCauseLabel.MatchString(sent) {
+			cause, strong = sent, reStrongCause.MatchString(sent) || reCauseLabel.MatchString(sent)
+			break
+		}
+		if cause == "" && reCausal.MatchString(sent) {
+			cause = sent // the first plain explanation after the failure
+		}
+	}
+	if cause == "" {
+		return Candidate{}, false
+	}
+	conf := 0.5
+	var rule []string
+	if strong {
+		conf += 0.2
+		rule = append(rule, "cause named")
+	}
+	if reSpeculate.MatchString(cause) {
+		conf -= 0.15
+		rule = append(rule, "a guess")
+	}
+	files, verified, confirmed, denied := aftermath(s, at, p)
+	if denied {
+		return Candidate{}, false // the person said it still fails: the cause was wrong
+	}
+	if len(files) > 0 {
+		conf += 0.1
+		rule = append(rule, "fixed")
+	}
+	if verified != "" {
+		conf += 0.15
+		rule = append(rule, "verified")
+		if confirmed {
+			conf += 0.05
+		}
+	}
+	title := strings.TrimSpace(reCauseLead.ReplaceAllString(statement(cause), ""))
+	if len(title) < 20 {
+		title = cause
+	}
+	if len(subject(reCause.ReplaceAllString(title, " "))) < 4 {
+		return Candidate{}, false // "Same root cause here": it names no cause
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Symptom: %s\n\nCause: %s\n", p.symptom, cause)
+	if fix := fixSentence(t.Text, cause); fix != "" {
+		fmt.Fprintf(&b, "\nFix: %s\n", fix)
+	} else if len(files) > 0 {
+		fmt.Fprintf(&b, "\nFix: changed %s.\n", strings.Join(uniqueStrings(files)[:min(4, len(uniqueStrings(files)))], ", "))
+	}
+	if verified != "" {
+		fmt.Fprintf(&b, "\nVerified: %s\n", verified)
+	}
+	c := Candidate{Kind: schema.KindCase, Scope: schema.ScopeProject, Title: titleFrom(title), Body: strings.TrimSpace(b.String()),
+		Summary: clip(oneLine(statement(cause)), 200),
+		Tags:    []string{"gotcha"}, Turns: []string{p.turn.Ref, t.Ref}, Rule: "problem explained: " + strings.Join(rule, ", "),
+		Confidence: conf, Time: t.Time}
+	if p.call != nil {
+		c.Tools = []string{p.call.ID}
+	}
+	return c, true
+}
+
+var reCauseLabel = regexp.MustCompile(`(?i)^(?:root )?causes?:\s+\S`)
+
+func uniqueStrings(in []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range in {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// aftermath reads what followed an explanation up to the person's next
+// request: the files changed, whether a check or the failing command
+// passed or the person confirmed, and whether the person said it still
+// fails.
+func aftermath(s *transcript.Session, at int, p problem) (files []string, verified string, confirmed, denied bool) {
+	for _, t := range s.Turns[at+1:] {
+		if t.Prior {
+			continue
+		}
+		if c := t.Call; c != nil {
+			for _, f := range c.Files {
+				files = append(files, rel(s, f))
+			}
+			if c.Status != transcript.OK || verified != "" || len(files) == 0 {
+				continue
+			}
+			if _, cmd, _, ok := verifyCommand(c.Command); ok {
+				verified = fmt.Sprintf("`%s` passed afterwards.", cmd)
+			} else if p.call != nil && sameCommand(c, p.call) {
+				verified = fmt.Sprintf("`%s` passed afterwards.", shortCmd(c.Command))
+			}
+			continue
+		}
+		if !t.IsPerson() {
+			continue
+		}
+		switch {
+		case reDenied.MatchString(t.Text):
+			return files, "", false, true
+		case reConfirm.MatchString(t.Text):
+			if verified == "" {
+				verified = fmt.Sprintf("the person confirmed: %q", clip(oneLine(statement(t.Text)), 80))
+			}
+			confirmed = true
+		}
+		return files, verified, confirmed, false
+	}
+	return files, verified, confirmed, false
+}
+
+var reFixSentence = regexp.MustCompile(`(?i)\b(the fix (?:is|was)|fixed (?:it |this )?by|i(?:'ve| have)? (?:changed|moved|replaced|added|removed|updated|switched|renamed)|(?:changing|moving|replacing|adding|removing|switching) .{3,80} (?:fixes|fixed|solves|solved))\b`)
+
+// fixSentence is the agent's own account of the fix, near the cause.
+func fixSentence(text, cause string) string {
+	for _, sent := range sentences(text) {
+		if sent != cause && reFixSentence.MatchString(sent) && len(sent) <= 300 {
+			return sent
+		}
+	}
+	return ""
+}
+
+// errorExcerpt keeps the lines of an output that say what went wrong.
+func errorExcerpt(out string) string {
+	var picked []string
+	for _, l := range strings.Split(out, "\n") {
+		l = strings.TrimSpace(l)
+		if l != "" && len(l) < 300 && reErrorLine.MatchString(l) && !reErrorNoise.MatchString(l) {
+			picked = append(picked, l)
+		}
+		if len(picked) == 2 {
+			break
+		}
+	}
+	return clip(strings.Join(picked, " / "), 300)
+}
+
+// shortCmd keeps a command readable in a sentence: its first line, the
+// command a cd leads to, at most 80 characters.
+func shortCmd(cmd string) string {
+	if _, clean, _, ok := verifyCommand(cmd); ok {
+		return clean
+	}
+	cmd, _, _ = strings.Cut(strings.TrimSpace(cmd), "\n")
+	segs := splitSegments(cmd)
+	for _, s := range segs {
+		if !reCd.MatchString(s) && !reSetup.MatchString(s) {
+			cmd = s
+			break
+		}
+	}
+	return clip(oneLine(cmd), 80)
+}

@@ -1,0 +1,144 @@
+package extract
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/cairnmem/cairn/transcript"
+)
+
+// sentences splits text into the sentences of its prose: code blocks,
+// tables, quotes, logs and data lines are left out, markdown emphasis is
+// taken off, list markers dropped.
+func sentences(text string) []string {
+	var out []string
+	inCode := false
+	for _, line := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			inCode = !inCode
+			continue
+		}
+		if inCode || t == "" || strings.HasPrefix(t, ">") || strings.HasPrefix(t, "|") || strings.HasPrefix(line, "    ") || strings.HasPrefix(line, "\t") {
+			continue
+		}
+		t = plain(strings.TrimLeft(t, "#-*•+0123456789.) "))
+		if !transcript.IsProse(t) {
+			continue
+		}
+		for _, s := range splitSentences(t) {
+			if s = strings.TrimSpace(s); len(s) >= 8 {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+var (
+	reEmphasis = regexp.MustCompile(`(\*\*|__)(.+?)(\*\*|__)`)
+	reItalic   = regexp.MustCompile(`(^|[\s(])[*_]([^*_\s][^*_]*?)[*_]([\s.,;:)!?]|$)`)
+	reLink     = regexp.MustCompile(`\[([^\]]+)\]\([^)]+\)`)
+)
+
+// plain takes markdown emphasis and links off a line, and any stray
+// emphasis markers a cut left behind.
+func plain(s string) string {
+	s = reLink.ReplaceAllString(s, "$1")
+	s = reEmphasis.ReplaceAllString(s, "$2")
+	s = reItalic.ReplaceAllString(s, "$1$2$3")
+	s = strings.ReplaceAll(s, "**", "")
+	return strings.TrimSpace(s)
+}
+
+// splitSentences cuts a line at sentence ends; "e.g.", "v1.2" and file
+// names are not ends.
+func splitSentences(t string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		if (c == '.' || c == '!' || c == '?') && (i+1 == len(t) || t[i+1] == ' ') {
+			if c == '.' && i >= 2 && (t[i-2] == '.' || t[i-2] == ' ' && i-2 < start+2) {
+				continue
+			}
+			out = append(out, t[start:i+1])
+			start = i + 1
+		}
+	}
+	if start < len(t) {
+		out = append(out, t[start:])
+	}
+	return out
+}
+
+// interjections open a person's sentence without adding to it.
+var reInterjection = regexp.MustCompile(`(?i)^(?:(?:ok(?:ay)?|so|well|yeah|yes|yep|no|nope|hmm+|mm+|ah+|oh|alright|right|sure|great|cool|nice|thanks|thank you|please|pls|plz|lol|omg|ugh|wait|hold on|fuck(?:ing)?(?: me)?|ffs|wtf|damn|actually|also|and|but|btw|oh btw)[\s,.!:;-]+)+`)
+
+var reTrailingNoise = regexp.MustCompile(`(?i)[\s,.!?]*(?:\bf+s+\b|\bffs\b|\blol\b|\bpls\b|\bplz\b|\bplease\b|!+)*[\s,.!?]*$`)
+
+// statement strips what opens and closes a spoken sentence without
+// meaning: interjections, "ffs", exclamation marks.
+func statement(s string) string {
+	s = strings.TrimSpace(reInterjection.ReplaceAllString(strings.TrimSpace(s), ""))
+	s = strings.TrimSpace(reTrailingNoise.ReplaceAllString(s, ""))
+	return s
+}
+
+// titleFrom turns a sentence into a title: plain text, first letter upper,
+// no trailing period, cut at a word boundary to about 90 characters.
+func titleFrom(s string) string {
+	s = plain(strings.Join(strings.Fields(s), " "))
+	s = strings.TrimRight(s, ".!;:, ")
+	if len(s) > 90 {
+		cut := strings.LastIndexAny(s[:90], " ")
+		if cut < 40 {
+			cut = 90
+			for cut > 0 && !utf8Start(s[cut]) {
+				cut--
+			}
+		}
+		s = strings.TrimRight(s[:cut], ",;:-( ") + "…"
+	}
+	r := []rune(s)
+	if len(r) > 0 {
+		r[0] = unicode.ToUpper(r[0])
+	}
+	return string(r)
+}
+
+func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// clip cuts s at a word boundary to about n bytes.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := strings.LastIndexByte(s[:n], ' ')
+	if cut < n/2 {
+		cut = n
+		for cut > 0 && !utf8Start(s[cut]) {
+			cut--
+		}
+	}
+	return strings.TrimRight(s[:cut], " ,;:") + "…"
+}
+
+// firstSentences keeps the first sentences of a text up to about n bytes,
+// whole.
+func firstSentences(text string, n int) string {
+	var b strings.Builder
+	for _, s := range sentences(text) {
+		if b.Len() > 0 && b.Len()+len(s) > n {
+			break
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(s)
+	}
+	return clip(b.String(), n+n/2)
+}

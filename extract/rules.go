@@ -1,0 +1,179 @@
+package extract
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/cairnmem/cairn/schema"
+	"github.com/cairnmem/cairn/transcript"
+)
+
+// What makes a person's sentence a standing rule rather than an answer.
+var (
+	reDurable  = regexp.MustCompile(`(?i)\b(always|never|from now on|going forward|in (?:the )?future|every time|whenever|each time|by default|as a rule|no matter what|under no circumstances)\b`)
+	reNotRule  = regexp.MustCompile(`(?i)\b(never mind|nevermind|i(?:'ve| have)? never|never (?:seen|heard|used|tried|knew|thought)|have you ever|did you ever|not (?:always|never|every time)|almost (?:always|never))\b`)
+	rePrefer   = regexp.MustCompile(`(?i)^(?:i|we) (?:(?:really |much |strongly )?prefer|'?d rather|would rather|(?:really )?(?:hate|dislike|don'?t like) (?:it )?when)\b`)
+	reStanding = regexp.MustCompile(`(?i)\b(as you go|after each|before moving on|as each .{3,40} (?:is )?(?:done|complete|completed|finished)|once each|for each (?:change|step|task|feature))\b`)
+	reStop     = regexp.MustCompile(`(?i)^(?:please )?stop \w+ing\b`)
+	reDont     = regexp.MustCompile(`(?i)^(?:please )?(?:don'?t|do not|avoid|no more|you (?:must|should) not|must not|mustn'?t|make sure (?:to|you)|ensure (?:that|you)|remember to)\b`)
+	reShouting = regexp.MustCompile(`\b(NEVER|ALWAYS|DO NOT|DON'T|MUST)\b`)
+	reOneOff   = regexp.MustCompile(`(?i)\b(yet|for now|right now|at the moment|this time|today|tonight|for this (?:task|ticket|pr|one|change|session|question|step)|until (?:i|we|you)|just now|in this (?:pr|task|ticket|turn)|this round|for the moment)\b`)
+	reMaybe    = regexp.MustCompile(`(?i)\b(if|maybe|perhaps|might|not sure|i guess|i think|i suppose|could we|should we|can we|would you|do you|whether|what if|how about|what about|probably)\b`)
+	reReversal = regexp.MustCompile(`(?i)\b(actually|never mind|nevermind|scratch that|ignore (?:that|what i said)|forget (?:that|what i said)|changed my mind|on second thought|non-?interactively|you can now|it'?s fine to|go ahead and|go back to|revert\w*|undo|put it back|change it back|back to (?:the|how))\b`)
+	// Working with the person, not the project: how to ask, answer,
+	// check in, pace the work. Such rules follow the person everywhere.
+	reInteraction  = regexp.MustCompile(`(?i)\b(questions?|ask(?:ing)? (?:me|first|before)|check(?:ing)? with me|confirm|approv\w*|discuss\w*|explain\w*|concise|brief|verbose|detail(?:ed)?|summar\w+|one (?:\w+ )?at a time|step by step|batch\w*|wait for me|without (?:asking|checking|telling)|let(?:ting)? me know|plain text|multiple[- ]choice|file paths|paragraphs?|bullet|emoji|tone|apologi\w+|proceed\w*|eager|commits?|commit messages?)\b`)
+	reProjectToken = regexp.MustCompile("(`[^`]+`|\\b[\\w./-]+\\.(?:go|py|ts|tsx|js|jsx|rs|ex|exs|rb|java|kt|nix|lua|sh|md|json|ya?ml|toml|sql|proto|css|scss|php|html|heex|conf)\\b|(?:^|\\s)/[\\w.-]+/|\\b[a-z]+_[a-z_]+\\b|\\b[a-z]+[A-Z]\\w+\\b)")
+	reDeictic      = regexp.MustCompile(`(?i)\b(this|that|it|these|those|them|here|there|thing|things|stuff)\b`)
+)
+
+// ruleCandidate is a person's sentence read as a standing rule.
+type ruleCandidate struct {
+	turn       transcript.Turn
+	sentence   string
+	confidence float64
+	why        string
+}
+
+// extractRules finds the rules and preferences a person stated: durable
+// wording ("never", "from now on", "stop doing"), not a one-turn
+// instruction, not a question or a maybe, not reversed later in the
+// session, not quoted from somewhere else. Repeating it makes it surer.
+func extractRules(s *transcript.Session) []Candidate {
+	said := s.Said()
+	asked := answers(s)
+	var found []ruleCandidate
+	for i, t := range said {
+		for _, sent := range sentences(t.Text) {
+			r, ok := readRule(sent)
+			if !ok {
+				continue
+			}
+			r.turn = t
+			if asked[t.Ref] {
+				// An answer to the agent's question is about that question.
+				r.confidence -= 0.15
+			}
+			if n := repeats(said, i, r.sentence); n > 0 {
+				r.confidence += 0.15 * float64(min(n, 2))
+				r.why += ", repeated"
+			}
+			if reversed(said[i+1:], r.sentence) {
+				continue
+			}
+			found = append(found, r)
+		}
+	}
+	var out []Candidate
+	for _, r := range found {
+		kind, scope := schema.KindConstraint, schema.ScopeProject
+		switch {
+		case reInteraction.MatchString(r.sentence) && !reProjectToken.MatchString(r.sentence):
+			kind, scope = schema.KindPreference, schema.ScopeUser
+		case !reProjectToken.MatchString(r.sentence) && !reDurable.MatchString(r.sentence) && !reShouting.MatchString(r.sentence):
+			kind = schema.KindPreference
+		}
+		tags := []string{"rule"}
+		if kind == schema.KindPreference {
+			tags = []string{"preference"}
+		}
+		out = append(out, Candidate{Kind: kind, Scope: scope, Title: titleFrom(r.sentence), Body: r.sentence, Tags: tags,
+			Turns: []string{r.turn.Ref}, Rule: r.why, Confidence: r.confidence, Time: r.turn.Time})
+	}
+	return out
+}
+
+// readRule judges one sentence.
+func readRule(sent string) (ruleCandidate, bool) {
+	quoted := strings.Count(sent, `"`) >= 2 || strings.HasPrefix(strings.TrimSpace(sent), `"`) || strings.HasSuffix(strings.TrimSpace(sent), `"`)
+	s := statement(strings.Trim(sent, `"' `))
+	if len(s) < 12 || len(s) > 300 || strings.HasSuffix(s, "?") || reNotRule.MatchString(s) || reOneOff.MatchString(s) || reMaybe.MatchString(s) {
+		return ruleCandidate{}, false
+	}
+	r := ruleCandidate{sentence: s, confidence: 0.5}
+	var whys []string
+	switch {
+	case reDurable.MatchString(s) || reStanding.MatchString(s):
+		r.confidence += 0.25
+		whys = append(whys, "durable wording")
+	case rePrefer.MatchString(s):
+		r.confidence += 0.25
+		whys = append(whys, "stated preference")
+	case reStop.MatchString(s):
+		r.confidence += 0.25
+		whys = append(whys, "stop doing")
+	case reDont.MatchString(s):
+		r.confidence += 0.1
+		whys = append(whys, "imperative")
+	case reInteraction.MatchString(s) && len(s) < 80:
+		whys = append(whys, "how to work together")
+	default:
+		return ruleCandidate{}, false
+	}
+	if reShouting.MatchString(sent) {
+		r.confidence += 0.15
+		whys = append(whys, "emphasis")
+	}
+	if quoted {
+		r.confidence -= 0.4 // quoting a rule from somewhere else
+	}
+	if len(s) > 200 {
+		r.confidence -= 0.2
+	}
+	if content := len(subject(reDeictic.ReplaceAllString(s, " "))); content < 3 {
+		return ruleCandidate{}, false // "don't do that": nothing to keep
+	}
+	r.why = "person's rule: " + strings.Join(whys, ", ")
+	return r, true
+}
+
+// answers are the person's turns that answer a question the agent had
+// just asked.
+func answers(s *transcript.Session) map[string]bool {
+	out := map[string]bool{}
+	asked := false
+	for _, t := range s.Turns {
+		switch {
+		case t.IsAgent():
+			asked = strings.HasSuffix(strings.TrimSpace(t.Text), "?")
+		case t.IsPerson():
+			if asked {
+				out[t.Ref] = true
+			}
+			asked = false
+		}
+	}
+	return out
+}
+
+// repeats counts other said turns that state the same thing.
+func repeats(said []transcript.Turn, at int, sent string) int {
+	subj := subject(sent)
+	n := 0
+	for j, t := range said {
+		if j == at {
+			continue
+		}
+		for _, other := range sentences(t.Text) {
+			if containment(subj, subject(statement(other))) >= 0.6 && shared(subj, subject(other)) >= 2 {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// reversed reports a later turn that takes the rule back.
+func reversed(later []transcript.Turn, sent string) bool {
+	subj := subject(sent)
+	for _, t := range later {
+		if !reReversal.MatchString(t.Text) {
+			continue
+		}
+		if containment(subj, subject(t.Text)) >= 0.4 {
+			return true
+		}
+	}
+	return false
+}

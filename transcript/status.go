@@ -1,0 +1,114 @@
+package transcript
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// notRun are results that say a call never really ran, by the reason
+// named in the result; they say nothing about the project.
+var notRun = []struct {
+	why string
+	re  *regexp.Regexp
+}{
+	{"rejected", regexp.MustCompile(`(?i)^(the user doesn't want to (proceed|take this action)|user rejected|rejected by (the )?user|exec command rejected|aborted by user|command was rejected)`)},
+	{"interrupted", regexp.MustCompile(`(?i)^\[request interrupted by user|^interrupted\b|^the operation was (cancelled|canceled)`)},
+	{"denied", regexp.MustCompile(`(?i)(permission to use \S+ (has been|was) denied|requires approval|was not approved|approval (was )?denied|not allowed by (the )?permission|claude requested permissions)`)},
+	{"blocked", regexp.MustCompile(`(?i)(blocked by (a |the )?\S*\s?hook|hook (error|denied|blocked)|pretooluse:\S* hook|operation blocked by)`)},
+	{"sandbox", regexp.MustCompile(`(?i)^(failed in sandbox|sandbox denied|exec error: sandbox)`)},
+	{"tool-error", regexp.MustCompile(`(?i)^(<tool_use_error>|inputvalidationerror|file has not been read yet|file does not exist|file content \(\d+ tokens\) exceeds|string to replace not found|no changes to make|found \d+ matches of the string|error: failed to find expected lines|invalid patch|cancelled: parallel tool call|sibling tool call errored|ripgrep search timed out|error: no such file or directory \(os error)`)},
+	{"offline", regexp.MustCompile(`(?i)(could not resolve host|temporary failure in name resolution|network is unreachable)`)},
+	{"not-found", regexp.MustCompile(`(?i)^(execution error: io\(.*notfound|\(eval\):\d+: command not found|\S*: command not found|command not found)`)},
+}
+
+var (
+	reExitCode  = regexp.MustCompile(`(?im)^(?:exit code:? |process exited with code |exit status )(-?\d+)\b`)
+	reExitInner = regexp.MustCompile(`(?i)\bexit code:? (-?\d+)`)
+)
+
+// classify decides a result's status from what the agent recorded: an
+// error flag, an exit code when one is known, and the result text.
+func classify(c *Call, isError bool) {
+	out := strings.TrimSpace(c.Output)
+	for _, n := range notRun {
+		if n.re.MatchString(out) {
+			c.Status, c.Why = NotRun, n.why
+			if c.Exit == nil && n.why == "sandbox" {
+				if m := reExitInner.FindStringSubmatch(out); m != nil {
+					c.Exit = atoiPtr(m[1])
+				}
+				if ranInSandbox(c, out) {
+					c.Status, c.Why = Failed, ""
+				}
+			}
+			return
+		}
+	}
+	if c.Exit == nil {
+		if m := reExitCode.FindStringSubmatch(out); m != nil {
+			c.Exit = atoiPtr(m[1])
+		}
+	}
+	switch {
+	case c.Exit != nil && (*c.Exit == 127 || *c.Exit == 126):
+		// The command does not exist, or cannot be executed: nothing ran.
+		c.Status, c.Why = NotRun, "not-found"
+	case c.Exit != nil && *c.Exit != 0:
+		c.Status = Failed
+	case c.Exit != nil:
+		c.Status = OK
+	case isError:
+		c.Status = Failed
+	default:
+		c.Status = OK
+	}
+}
+
+var (
+	reSandboxOutput  = regexp.MustCompile(`(?s)stdout: (.*?), stderr: (.*)$`)
+	reSandboxRefusal = regexp.MustCompile(`(?i)(operation not permitted|\beperm\b|permission denied|sandbox|here-document|read-only file system|network is unreachable|could not resolve host)`)
+)
+
+// ranInSandbox reads Codex's "failed in sandbox ..." wrapper: when the
+// program ran and said what went wrong, it failed like any command; when
+// the sandbox refused it (a denied syscall, a write outside the
+// workspace, no network) or a patch's here-document broke, it never ran.
+func ranInSandbox(c *Call, out string) bool {
+	if c.Tool == "ApplyPatch" {
+		return false
+	}
+	m := reSandboxOutput.FindStringSubmatch(out)
+	if m == nil {
+		return false
+	}
+	program := strings.TrimSpace(m[1] + "\n" + m[2])
+	if program == "" || reSandboxRefusal.MatchString(program) {
+		return false
+	}
+	// "bash: $'\r': command not found" is a script with Windows line
+	// endings: it ran, and failed. A missing program did not run.
+	return !strings.Contains(program, "command not found") || strings.Contains(program, `$'\r'`)
+}
+
+func atoiPtr(s string) *int {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return nil
+	}
+	return &n
+}
+
+// maxOutput bounds the result text kept per call: the head says what ran,
+// the tail how it ended.
+const maxOutput = 6 << 10
+
+func bound(s string) string {
+	if len(s) <= maxOutput {
+		return s
+	}
+	head, tail := s[:maxOutput/2], s[len(s)-maxOutput/2:]
+	return toValid(head) + "\n…\n" + toValid(tail)
+}
+
+func toValid(s string) string { return strings.ToValidUTF8(s, "") }
