@@ -1,11 +1,13 @@
 package extract
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -78,7 +80,19 @@ func Run(s *transcript.Session) []Candidate {
 	}
 	var out []Candidate
 	for _, ex := range Extractors {
-		for _, c := range ex.Run(s) {
+		cands := ex.Run(s)
+		if len(cands) > maxPerExtractor {
+			// A session that yields more than this from one extractor is
+			// mostly repeating itself: keep the surest, latest ones.
+			slices.SortStableFunc(cands, func(a, b Candidate) int {
+				if a.Confidence != b.Confidence {
+					return cmp.Compare(b.Confidence, a.Confidence)
+				}
+				return b.Time.Compare(a.Time)
+			})
+			cands = cands[:maxPerExtractor]
+		}
+		for _, c := range cands {
 			if c.Extractor == "" {
 				c.Extractor = ex.Name
 			}
@@ -87,6 +101,9 @@ func Run(s *transcript.Session) []Candidate {
 	}
 	return out
 }
+
+// maxPerExtractor bounds what one extractor proposes for one session.
+const maxPerExtractor = 40
 
 // CaptureSession extracts what a session taught, keeps what is sure
 // enough and not already in the agent's instruction files, redacts it,

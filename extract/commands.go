@@ -24,7 +24,7 @@ var verifyRes = []struct {
 	re   *regexp.Regexp
 }{
 	{verifyTest, regexp.MustCompile(`^(?:\S+=\S+\s+)*(?:go test|gotestsum|ginkgo|pytest|python3? -m pytest|py\.test|tox|npm (?:run )?test|npx (?:vitest|jest|playwright test)|yarn test|pnpm (?:run )?test|bun test|deno test|vitest|jest|cargo (?:test|nextest)|make (?:test|check)|just test|mix test|rspec|bundle exec rspec|rails test|php(?:unit| artisan test)|dotnet test|mvn test|gradle test|\./gradlew test|ctest|swift test|backstop test|nix run \S*tests#run)\b`)},
-	{verifyLint, regexp.MustCompile(`^(?:\S+=\S+\s+)*(?:golangci-lint|make (?:lint|fmt|vet)|just (?:lint|fmt)|go vet|gofmt|eslint|npx eslint|npm run (?:lint|typecheck|format)|pnpm (?:run )?lint|yarn lint|ruff|flake8|mypy|pyright|black|prettier|npx prettier|mix (?:format|credo|precommit|dialyzer)|cargo (?:clippy|fmt)|pre-commit run|shellcheck|tsc --noEmit|npx tsc)\b`)},
+	{verifyLint, regexp.MustCompile(`^(?:\S+=\S+\s+)*(?:golangci-lint|make (?:lint|fmt|vet)|just (?:lint|fmt)|go vet|gofmt|eslint|npx eslint|(?:npm|pnpm|yarn) run (?:lint|typecheck|format|check|verify)|pnpm (?:run )?lint|yarn lint|ruff|flake8|mypy|pyright|black|prettier|npx prettier|mix (?:format|credo|precommit|dialyzer)|cargo (?:clippy|fmt)|pre-commit run|shellcheck|tsc --noEmit|npx tsc)\b`)},
 	{verifyBuild, regexp.MustCompile(`^(?:\S+=\S+\s+)*(?:go build|cargo (?:build|check)|npm run build|pnpm (?:run )?build|yarn build|bun run build|npx vite build|vite build|tsc\b|make(?:$| build| all)|just build|mix compile|nix (?:flake check|build)|nixos-rebuild (?:build|switch|test)|home-manager (?:build|switch)|darwin-rebuild (?:build|switch)|docker(?:-compose| compose) build|mvn (?:package|compile|verify)|gradle build|\./gradlew build|mkdocs build|hugo\b|dotnet build)\b`)},
 }
 

@@ -72,23 +72,42 @@ func Plan(ctx context.Context, cands []Candidate, look Lookup) ([]Action, error)
 
 // dedupBatch keeps the last of candidates that say the same thing.
 func dedupBatch(cands []Candidate) []Candidate {
-	var out []Candidate
+	type kept struct {
+		c       Candidate
+		pairs   map[string]bool
+		subject map[string]bool
+	}
+	var out []kept
+	exact := map[string]int{} // the same words said again: no need to compare
 	for _, c := range cands {
+		key := string(c.Kind) + "|" + string(c.Scope) + "|" + normalized(c.Text())
+		if c.URI == nil {
+			if i, ok := exact[key]; ok {
+				out[i].c = c
+				continue
+			}
+		}
+		k := kept{c, bigrams(c.Text()), subject(c.Title)}
 		dup := -1
 		for i, o := range out {
-			if o.Kind == c.Kind && o.Scope == c.Scope && (sameURI(o.URI, c.URI) ||
-				overlap(bigrams(o.Text()), bigrams(c.Text())) >= nearDuplicate || (o.URI == nil && overlap(subject(o.Title), subject(c.Title)) >= 0.9)) {
+			if o.c.Kind == c.Kind && o.c.Scope == c.Scope && (sameURI(o.c.URI, c.URI) ||
+				overlap(o.pairs, k.pairs) >= nearDuplicate || (o.c.URI == nil && overlap(o.subject, k.subject) >= 0.9)) {
 				dup = i
 				break
 			}
 		}
 		if dup >= 0 {
-			out[dup] = c // the later statement wins
+			out[dup] = k // the later statement wins
 			continue
 		}
-		out = append(out, c)
+		exact[key] = len(out)
+		out = append(out, k)
 	}
-	return out
+	res := make([]Candidate, len(out))
+	for i, k := range out {
+		res[i] = k.c
+	}
+	return res
 }
 
 func sameURI(a, b *schema.URI) bool { return a != nil && b != nil && *a == *b }

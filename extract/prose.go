@@ -74,15 +74,48 @@ func splitSentences(t string) []string {
 }
 
 // interjections open a person's sentence without adding to it.
-var reInterjection = regexp.MustCompile(`(?i)^(?:(?:ok(?:ay)?|so|well|yeah|yes|yep|no|nope|hmm+|mm+|ah+|oh|alright|right|sure|great|cool|nice|thanks|thank you|please|pls|plz|lol|omg|ugh|wait|hold on|fuck(?:ing)?(?: me)?|ffs|wtf|damn|actually|also|and|but|btw|oh btw)[\s,.!:;-]+)+`)
+var interjections = map[string]bool{"ok": true, "okay": true, "so": true, "well": true, "yeah": true, "yes": true, "yep": true, "no": true,
+	"nope": true, "hmm": true, "hmmm": true, "mm": true, "mmm": true, "ah": true, "ahh": true, "oh": true, "alright": true, "right": true,
+	"sure": true, "great": true, "cool": true, "nice": true, "thanks": true, "please": true, "pls": true, "plz": true, "lol": true, "omg": true,
+	"ugh": true, "wait": true, "ffs": true, "wtf": true, "damn": true, "actually": true, "also": true, "and": true, "but": true, "btw": true,
+	"fuck": true, "fucking": true}
 
-var reTrailingNoise = regexp.MustCompile(`(?i)[\s,.!?]*(?:\bf+s+\b|\bffs\b|\blol\b|\bpls\b|\bplz\b|\bplease\b|!+)*[\s,.!?]*$`)
+// twoWordInterjections open a sentence the same way.
+var twoWordInterjections = map[string]bool{"thank you": true, "hold on": true, "fuck me": true, "oh btw": true}
+
+// trailingNoise closes a spoken sentence without meaning.
+var trailingNoise = map[string]bool{"ffs": true, "fffs": true, "lol": true, "pls": true, "plz": true, "please": true}
 
 // statement strips what opens and closes a spoken sentence without
 // meaning: interjections, "ffs", exclamation marks.
 func statement(s string) string {
-	s = strings.TrimSpace(reInterjection.ReplaceAllString(strings.TrimSpace(s), ""))
-	s = strings.TrimSpace(reTrailingNoise.ReplaceAllString(s, ""))
+	s = strings.TrimSpace(s)
+	for {
+		first, rest, _ := strings.Cut(s, " ")
+		w := strings.ToLower(strings.TrimRight(first, ",.!:;-"))
+		if two, rest2, ok := strings.Cut(rest, " "); ok && twoWordInterjections[w+" "+strings.ToLower(strings.TrimRight(two, ",.!:;-"))] {
+			s = strings.TrimSpace(rest2)
+			continue
+		}
+		if !interjections[w] || rest == "" || (w != first && !strings.ContainsAny(first, ",.!:;-") && !interjections[strings.ToLower(first)]) {
+			break
+		}
+		s = strings.TrimLeft(strings.TrimSpace(rest), ",.!:;- ")
+	}
+	for {
+		t := strings.TrimRight(s, " ,.!?")
+		i := strings.LastIndexByte(t, ' ')
+		if i < 0 || !trailingNoise[strings.ToLower(t[i+1:])] {
+			break
+		}
+		s = t[:i]
+	}
+	// A question stays one; other closing marks go.
+	question := strings.HasSuffix(strings.TrimRight(s, " !."), "?")
+	s = strings.TrimRight(s, " ,.!?")
+	if question {
+		s += "?"
+	}
 	return s
 }
 

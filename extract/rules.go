@@ -42,10 +42,12 @@ type ruleCandidate struct {
 func extractRules(s *transcript.Session) []Candidate {
 	said := s.Said()
 	asked := answers(s)
+	idx := indexSaid(said)
+	takeBacks := reversals(said)
 	var found []ruleCandidate
 	for i, t := range said {
-		for _, sent := range sentences(t.Text) {
-			r, ok := readRule(sent)
+		for _, sent := range idx.sentences[i] {
+			r, ok := readRule(sent.text)
 			if !ok {
 				continue
 			}
@@ -54,11 +56,11 @@ func extractRules(s *transcript.Session) []Candidate {
 				// An answer to the agent's question is about that question.
 				r.confidence -= 0.15
 			}
-			if n := repeats(said, i, r.sentence); n > 0 {
+			if n := idx.repeats(i, r.sentence); n > 0 {
 				r.confidence += 0.15 * float64(min(n, 2))
 				r.why += ", repeated"
 			}
-			if reversed(said[i+1:], r.sentence) {
+			if reversedAfter(takeBacks, i, r.sentence) {
 				continue
 			}
 			found = append(found, r)
@@ -81,6 +83,63 @@ func extractRules(s *transcript.Session) []Candidate {
 			Turns: []string{r.turn.Ref}, Rule: r.why, Confidence: r.confidence, Time: r.turn.Time})
 	}
 	return out
+}
+
+// saidIndex holds the sentences of what the person said, each with its
+// content words, and which turns use each word: reading a session's
+// sentences once keeps rule extraction linear in the session's length.
+type saidIndex struct {
+	sentences [][]saidSentence
+	byWord    map[string][]int // word → turns that use it
+}
+
+type saidSentence struct {
+	text    string
+	subject map[string]bool
+}
+
+func indexSaid(said []transcript.Turn) *saidIndex {
+	idx := &saidIndex{sentences: make([][]saidSentence, len(said)), byWord: map[string][]int{}}
+	for i, t := range said {
+		seen := map[string]bool{}
+		for _, sent := range sentences(t.Text) {
+			subj := subject(statement(sent))
+			idx.sentences[i] = append(idx.sentences[i], saidSentence{text: sent, subject: subj})
+			for w := range subj {
+				if !seen[w] {
+					seen[w] = true
+					idx.byWord[w] = append(idx.byWord[w], i)
+				}
+			}
+		}
+	}
+	return idx
+}
+
+// repeats counts the other turns that state the same thing.
+func (idx *saidIndex) repeats(at int, sent string) int {
+	subj := subject(sent)
+	candidates := map[int]bool{}
+	for w := range subj {
+		for _, i := range idx.byWord[w] {
+			if i != at {
+				candidates[i] = true
+			}
+		}
+	}
+	n := 0
+	for i := range candidates {
+		for _, other := range idx.sentences[i] {
+			if containment(subj, other.subject) >= 0.6 && shared(subj, other.subject) >= 2 {
+				n++
+				break
+			}
+		}
+		if n >= 3 {
+			break
+		}
+	}
+	return n
 }
 
 // readRule judges one sentence.
@@ -146,32 +205,28 @@ func answers(s *transcript.Session) map[string]bool {
 	return out
 }
 
-// repeats counts other said turns that state the same thing.
-func repeats(said []transcript.Turn, at int, sent string) int {
-	subj := subject(sent)
-	n := 0
-	for j, t := range said {
-		if j == at {
-			continue
-		}
-		for _, other := range sentences(t.Text) {
-			if containment(subj, subject(statement(other))) >= 0.6 && shared(subj, subject(other)) >= 2 {
-				n++
-				break
-			}
-		}
-	}
-	return n
+// takeBack is a said turn that takes something back ("actually", "never
+// mind", "revert"), with its content words.
+type takeBack struct {
+	at      int
+	subject map[string]bool
 }
 
-// reversed reports a later turn that takes the rule back.
-func reversed(later []transcript.Turn, sent string) bool {
-	subj := subject(sent)
-	for _, t := range later {
-		if !reReversal.MatchString(t.Text) {
-			continue
+func reversals(said []transcript.Turn) []takeBack {
+	var out []takeBack
+	for i, t := range said {
+		if reReversal.MatchString(t.Text) {
+			out = append(out, takeBack{i, subject(t.Text)})
 		}
-		if containment(subj, subject(t.Text)) >= 0.4 {
+	}
+	return out
+}
+
+// reversedAfter reports a turn after at that takes the rule back.
+func reversedAfter(tbs []takeBack, at int, sent string) bool {
+	subj := subject(sent)
+	for _, tb := range tbs {
+		if tb.at > at && containment(subj, tb.subject) >= 0.4 {
 			return true
 		}
 	}

@@ -120,14 +120,14 @@ func extractSession(s *transcript.Session) []Candidate {
 	if intent := compactedIntent(s); intent != "" {
 		fmt.Fprintf(&b, "Intent: %s\n", intent)
 	}
-	if len(asked) > 0 {
+	if work := workRequests(s, asked); len(work) > 0 {
 		var parts []string
-		for _, t := range asked[:min(3, len(asked))] {
+		for _, t := range work[:min(3, len(work))] {
 			parts = append(parts, ask(t.Text))
 		}
 		fmt.Fprintf(&b, "Asked: %s", strings.Join(parts, " / "))
 		if len(asked) > 3 {
-			fmt.Fprintf(&b, " (and %d more requests)", len(asked)-3)
+			fmt.Fprintf(&b, " (%d requests in all)", len(asked))
 		}
 		b.WriteString("\n")
 	}
@@ -181,6 +181,40 @@ func doneLine(s *transcript.Session, files []string) string {
 		done = append(done, fmt.Sprintf("committed %d time(s)", commits))
 	}
 	return strings.Join(done, "; ")
+}
+
+// workRequests are the requests that set work going: each followed by a
+// change to a file before the next one. With none, the requests that are
+// not questions; with none of those either, all of them.
+func workRequests(s *transcript.Session, asked []transcript.Turn) []transcript.Turn {
+	index := map[string]bool{}
+	for _, t := range asked {
+		index[t.Ref] = true
+	}
+	var out []transcript.Turn
+	var cur *transcript.Turn
+	for i := range s.Turns {
+		t := s.Turns[i]
+		switch {
+		case t.IsPerson() && index[t.Ref]:
+			cur = &s.Turns[i]
+		case cur != nil && t.Call != nil && len(t.Call.Files) > 0:
+			out = append(out, *cur)
+			cur = nil
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	for _, t := range asked {
+		if !strings.HasSuffix(strings.TrimSpace(t.Text), "?") && !reQuestionLead.MatchString(statement(t.Text)) {
+			out = append(out, t)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	return asked
 }
 
 // compactedIntent is what the first compaction summary says the person

@@ -165,12 +165,35 @@ func TestViewerInBrowser(t *testing.T) {
 		chromedp.Poll(`document.querySelector('#edit-error').textContent.includes('unknown kind')`, nil),
 		shot("7-invalid-edit"))
 
+	run("the review inbox: keep what capture wrote",
+		chromedp.Navigate(base+"/#/inbox"),
+		chromedp.WaitVisible(`#inbox-note`),
+		chromedp.WaitVisible(`.item[data-uri="mem://project/cases/flaky-port"]`),
+		chromedp.Text(`#side`, &text),
+		shot("8-inbox"))
+	if !strings.Contains(text, "Flaky port test") || strings.Contains(text, "Use bleve") {
+		t.Fatalf("inbox holds what capture wrote and nothing else:\n%s", text)
+	}
+	run("keep it",
+		chromedp.Click(`.item[data-uri="mem://project/cases/flaky-port"]`),
+		chromedp.WaitVisible(`#keep-btn`),
+		chromedp.Text(`#evidence`, &text),
+		chromedp.Click(`#keep-btn`),
+		chromedp.Poll(`document.querySelector('#inbox-note') && document.querySelector('#inbox-note').textContent.includes('Nothing to review')`, nil),
+		shot("9-inbox-empty"))
+	if !strings.Contains(text, "cause named") {
+		t.Fatalf("the memory under review shows its evidence: %q", text)
+	}
+	if m, err := s.Get("mem://project/cases/flaky-port", 0, false); err != nil || m.Reviewed.IsZero() {
+		t.Fatalf("kept memory is stamped reviewed: %v %+v", err, m)
+	}
+
 	run("sessions timeline, dark",
 		chromedp.Navigate(base+"/#/sessions"),
 		chromedp.WaitVisible(`#sessions .session`),
 		chromedp.Click(`#theme`),
 		chromedp.Text(`#sessions`, &text),
-		shot("8-sessions-dark"))
+		shot("10-sessions-dark"))
 	if !strings.Contains(text, "sess-a") || !strings.Contains(text, "sess-b") {
 		t.Fatalf("sessions view:\n%s", text)
 	}

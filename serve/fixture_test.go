@@ -24,6 +24,10 @@ func newService(t testing.TB) *Service {
 		if session != "" {
 			m.Source = &schema.Source{Agent: "claude-code", Session: session}
 		}
+		if kind == schema.KindCase {
+			// Written by capture, not yet kept by anyone: in the review inbox.
+			m.Source.Extractor, m.Source.Rule = "gotchas", "problem explained: cause named, fixed, verified"
+		}
 		if _, err := vaults[sc].Update(context.Background(), vault.CommitMeta{Verb: "remember", Session: session, Source: "claude-code"}, func(tx *vault.Tx) error {
 			return tx.Put(m)
 		}); err != nil {

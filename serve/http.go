@@ -86,6 +86,8 @@ func Handler(s *Service, o HTTPOptions) (http.Handler, error) {
 	mux.HandleFunc("PUT /api/memories/{scope}/{path...}", a.put)
 	mux.HandleFunc("DELETE /api/memories/{scope}/{path...}", a.del)
 	mux.HandleFunc("POST /api/memories", a.create)
+	mux.HandleFunc("GET /api/review", a.inbox)
+	mux.HandleFunc("POST /api/review", a.review)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.Method+" "+r.URL.Path)
 	})
@@ -396,4 +398,27 @@ func (a *api) create(w http.ResponseWriter, r *http.Request) {
 		status = http.StatusCreated
 	}
 	writeJSON(w, status, out)
+}
+
+func (a *api) inbox(w http.ResponseWriter, r *http.Request) {
+	cards, err := a.s.Inbox()
+	if err != nil {
+		writeErr(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"pending": cards})
+}
+
+func (a *api) review(w http.ResponseWriter, r *http.Request) {
+	var in ReviewInput
+	if err := decode(r, &in); err != nil {
+		writeErr(w, err)
+		return
+	}
+	out, err := a.s.Review(r.Context(), in)
+	if err != nil {
+		writeErr(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
 }

@@ -231,3 +231,39 @@ func TestViewerPage(t *testing.T) {
 		res.Body.Close()
 	}
 }
+
+func TestHTTPReviewInbox(t *testing.T) {
+	c, s := newAPI(t, "127.0.0.1:7411")
+	code, out := c.do("GET", "/api/review", "", nil)
+	pending, _ := out["pending"].([]any)
+	if code != 200 || len(pending) != 1 || pending[0].(map[string]any)["uri"] != "mem://project/cases/flaky-port" {
+		t.Fatalf("inbox: %d %v", code, out)
+	}
+	if r, _ := pending[0].(map[string]any)["rule"].(string); !strings.Contains(r, "cause named") {
+		t.Fatalf("the inbox shows why capture wrote it: %v", pending[0])
+	}
+	keep := `{"uri":"mem://project/cases/flaky-port","decision":"keep"}`
+	if code, out = c.do("POST", "/api/review", keep, nil); code != 401 {
+		t.Fatalf("a decision is a write: it needs the token, got %d %v", code, out)
+	}
+	if code, out = c.do("POST", "/api/review", keep, auth); code != 200 || out["commit"] == "" {
+		t.Fatalf("keep: %d %v", code, out)
+	}
+	if code, out = c.do("POST", "/api/review", keep, auth); code != 400 || errCode(out) != "bad_request" {
+		t.Fatalf("keeping twice: %d %v", code, out)
+	}
+	if _, out = c.do("GET", "/api/review", "", nil); len(out["pending"].([]any)) != 0 {
+		t.Fatalf("kept memory left the inbox: %v", out)
+	}
+	commits, _ := s.Vaults["project"].Log(vaultLog(1))
+	if commits[0].Verb != "review" {
+		t.Fatalf("the decision is a commit of its own: %+v", commits[0])
+	}
+	bad := `{"uri":"mem://project/cases/flaky-port","decision":"maybe"}`
+	if code, out = c.do("POST", "/api/review", bad, auth); code != 400 {
+		t.Fatalf("unknown decision: %d %v", code, out)
+	}
+	if code, out = c.do("POST", "/api/review", `{"uri":"mem://project/cases/nope","decision":"forget"}`, auth); code != 404 {
+		t.Fatalf("forget a missing memory: %d %v", code, out)
+	}
+}

@@ -2,24 +2,48 @@ package transcript
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
 
 // notRun are results that say a call never really ran, by the reason
-// named in the result; they say nothing about the project.
-var notRun = []struct {
-	why string
-	re  *regexp.Regexp
-}{
-	{"rejected", regexp.MustCompile(`(?i)^(the user doesn't want to (proceed|take this action)|user rejected|rejected by (the )?user|exec command rejected|aborted by user|command was rejected)`)},
-	{"interrupted", regexp.MustCompile(`(?i)^\[request interrupted by user|^interrupted\b|^the operation was (cancelled|canceled)`)},
-	{"denied", regexp.MustCompile(`(?i)(permission to use \S+ (has been|was) denied|requires approval|was not approved|approval (was )?denied|not allowed by (the )?permission|claude requested permissions)`)},
-	{"blocked", regexp.MustCompile(`(?i)(blocked by (a |the )?\S*\s?hook|hook (error|denied|blocked)|pretooluse:\S* hook|operation blocked by)`)},
-	{"sandbox", regexp.MustCompile(`(?i)^(failed in sandbox|sandbox denied|exec error: sandbox)`)},
-	{"tool-error", regexp.MustCompile(`(?i)^(<tool_use_error>|inputvalidationerror|file has not been read yet|file does not exist|file content \(\d+ tokens\) exceeds|string to replace not found|no changes to make|found \d+ matches of the string|error: failed to find expected lines|invalid patch|cancelled: parallel tool call|sibling tool call errored|ripgrep search timed out|error: no such file or directory \(os error)`)},
-	{"offline", regexp.MustCompile(`(?i)(could not resolve host|temporary failure in name resolution|network is unreachable)`)},
-	{"not-found", regexp.MustCompile(`(?i)^(execution error: io\(.*notfound|\(eval\):\d+: command not found|\S*: command not found|command not found)`)},
+// named at the start of the result; they say nothing about the project.
+// One expression with a group per reason reads each result once.
+var notRunWhy = []string{"rejected", "interrupted", "denied", "blocked", "sandbox", "tool-error", "offline", "not-found"}
+
+var reNotRun = regexp.MustCompile(`(?i)` +
+	`(^(?:the user doesn't want to (?:proceed|take this action)|user rejected|rejected by (?:the )?user|exec command rejected|aborted by user|command was rejected))|` +
+	`(^(?:\[request interrupted by user|interrupted\b|the operation was (?:cancelled|canceled)))|` +
+	`(permission to use \S+ (?:has been|was) denied|requires approval|was not approved|approval (?:was )?denied|not allowed by (?:the )?permission|claude requested permissions)|` +
+	`(blocked by (?:a |the )?\S*\s?hook|hook (?:error|denied|blocked)|pretooluse:\S* hook|operation blocked by)|` +
+	`(^(?:failed in sandbox|sandbox denied|exec error: sandbox))|` +
+	`(^(?:<tool_use_error>|inputvalidationerror|file has not been read yet|file does not exist|file content \(\d+ tokens\) exceeds|string to replace not found|no changes to make|found \d+ matches of the string|error: failed to find expected lines|invalid patch|cancelled: parallel tool call|sibling tool call errored|ripgrep search timed out|error: no such file or directory \(os error))|` +
+	`(could not resolve host|temporary failure in name resolution|network is unreachable)|` +
+	`(^(?:execution error: io\(.*notfound|\(eval\):\d+: command not found|\S*: command not found|command not found))`)
+
+// notRunHints are words one of which every not-run result holds: most
+// results hold none, and are not matched against the expression at all.
+var notRunHints = []string{"reject", "interrupt", "denied", "approv", "permission", "hook", "blocked", "sandbox", "tool_use_error",
+	"inputvalidation", "file has not", "file does not", "file content", "string to replace", "no changes", "matches of the string",
+	"failed to find", "invalid patch", "cancel", "sibling", "ripgrep", "execution error", "not found", "resolve host", "name resolution", "unreachable", "doesn't want"}
+
+// whyNotRun names why a result says its call never ran, or "".
+func whyNotRun(head string) string {
+	low := strings.ToLower(head)
+	if !slices.ContainsFunc(notRunHints, func(h string) bool { return strings.Contains(low, h) }) {
+		return ""
+	}
+	m := reNotRun.FindStringSubmatchIndex(head)
+	if m == nil {
+		return ""
+	}
+	for g := range notRunWhy {
+		if m[2*(g+1)] >= 0 {
+			return notRunWhy[g]
+		}
+	}
+	return ""
 }
 
 var (
@@ -31,19 +55,19 @@ var (
 // error flag, an exit code when one is known, and the result text.
 func classify(c *Call, isError bool) {
 	out := strings.TrimSpace(c.Output)
-	for _, n := range notRun {
-		if n.re.MatchString(out) {
-			c.Status, c.Why = NotRun, n.why
-			if c.Exit == nil && n.why == "sandbox" {
-				if m := reExitInner.FindStringSubmatch(out); m != nil {
-					c.Exit = atoiPtr(m[1])
-				}
-				if ranInSandbox(c, out) {
-					c.Status, c.Why = Failed, ""
-				}
+	// The harness says why a call did not run at the start of its result.
+	head := out[:min(len(out), 300)]
+	if why := whyNotRun(head); why != "" {
+		c.Status, c.Why = NotRun, why
+		if c.Exit == nil && why == "sandbox" {
+			if m := reExitInner.FindStringSubmatch(out); m != nil {
+				c.Exit = atoiPtr(m[1])
 			}
-			return
+			if ranInSandbox(c, out) {
+				c.Status, c.Why = Failed, ""
+			}
 		}
+		return
 	}
 	if c.Exit == nil {
 		if m := reExitCode.FindStringSubmatch(out); m != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -177,4 +178,41 @@ func captureOptions(env *Env, p *vault.Vault, source string) (extract.Options, e
 	return extract.Options{Vaults: vaults, Lookup: extract.IndexLookup{R: retrieve.New(ixs)}, Redactor: red, Enricher: enricher,
 		Log: env.Stderr, Instructions: extract.InstructionFiles(p.ProjectDir()),
 		Meta: extract.Meta{Source: source}}, nil
+}
+
+// offerBackfill tells a person who just set cairn up that their agents
+// already recorded sessions of this project, and on a terminal offers to
+// learn from them at once; --backfill does it without asking.
+func offerBackfill(g *Globals, env *Env, now bool) error {
+	if g.JSON {
+		return nil
+	}
+	p, err := env.Project()
+	if err != nil || p.ProjectDir() == "" {
+		return nil // no project vault yet: nothing to learn into
+	}
+	found, err := transcript.FindSessions(p.ProjectDir(), transcript.DefaultHomes())
+	if err != nil || len(found) == 0 {
+		return nil
+	}
+	by := map[string]int{}
+	for _, f := range found {
+		by[f.Agent]++
+	}
+	var parts []string
+	for _, a := range []string{"claude-code", "codex"} {
+		if by[a] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", by[a], map[string]string{"claude-code": "Claude Code", "codex": "Codex"}[a]))
+		}
+	}
+	env.Printf("\nFound %s session(s) of this project recorded before cairn was here.\n", strings.Join(parts, " and "))
+	if !now && reviewTerminal(env) {
+		in := bufio.NewReader(env.Stdin)
+		now = strings.HasPrefix(answer(env, in, "Learn from them now? [y/N] "), "y")
+	}
+	if !now {
+		env.Printf("Learn from them with `cairn backfill` (it is idempotent; --dry-run shows what it would write).\n")
+		return nil
+	}
+	return (&BackfillCmd{Agent: "all"}).Run(g, env)
 }

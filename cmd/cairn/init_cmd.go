@@ -10,9 +10,10 @@ import (
 
 // InitCmd creates a vault.
 type InitCmd struct {
-	User    bool   `help:"Create the user vault ($XDG_DATA_HOME/cairn, or --user-vault) instead of a project vault."`
-	Tracked bool   `help:"Let the project's git track .memory/ itself; the vault's own history then lives in the project's .git/cairn/ instead of .memory/.git."`
-	Dir     string `arg:"" optional:"" help:"Project directory (default: the current directory)." type:"existingdir"`
+	User     bool   `help:"Create the user vault ($XDG_DATA_HOME/cairn, or --user-vault) instead of a project vault."`
+	Tracked  bool   `help:"Let the project's git track .memory/ itself; the vault's own history then lives in the project's .git/cairn/ instead of .memory/.git."`
+	Dir      string `arg:"" optional:"" help:"Project directory (default: the current directory)." type:"existingdir"`
+	Backfill bool   `help:"Learn from the project's past Claude Code and Codex sessions right away (see cairn backfill)."`
 }
 
 // Help explains what init does to a project.
@@ -58,5 +59,11 @@ func (c *InitCmd) Run(g *Globals, env *Env) error {
 	if fresh && !c.User {
 		env.Printf("\nNext:\n  cairn install claude                           hooks + MCP for Claude Code (or: cairn install codex)\n  cairn remember --kind decision --title \"...\"   write a memory\n  cairn init --user                              a vault for preferences that follow you\n")
 	}
-	return nil
+	if c.User {
+		return nil
+	}
+	if c.Dir != "" {
+		g.Vault = res.Root
+	}
+	return offerBackfill(g, env, c.Backfill)
 }

@@ -11,8 +11,9 @@ import (
 
 // InstallCmd sets up an agent's hooks and MCP server.
 type InstallCmd struct {
-	Agent string `arg:"" enum:"claude,codex" help:"claude (Claude Code) or codex (Codex CLI)."`
-	Scope string `enum:"project,user" default:"project" help:"project settings (.claude/, .codex/) or your user settings."`
+	Agent    string `arg:"" enum:"claude,codex" help:"claude (Claude Code) or codex (Codex CLI)."`
+	Scope    string `enum:"project,user" default:"project" help:"project settings (.claude/, .codex/) or your user settings."`
+	Backfill bool   `help:"Learn from the project's past sessions right away (see cairn backfill)."`
 }
 
 // Help lists what install writes.
@@ -41,7 +42,10 @@ func (c *InstallCmd) Run(g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	return printChanges(env, g, changes, "installed")
+	if err := printChanges(env, g, changes, "installed"); err != nil {
+		return err
+	}
+	return offerBackfill(g, env, c.Backfill)
 }
 
 func (c *UninstallCmd) Run(g *Globals, env *Env) error {

@@ -142,10 +142,16 @@ async function openMemory(uri) {
     } else {
       body.append(el("p", { class: "empty" }, "(no body)"));
     }
+    const pending = m.source && m.source.extractor && !m.reviewed;
     main.replaceChildren(
       el("h1", {}, m.title),
-      el("div", { class: "meta" }, badge(m.kind, m.status), el("span", {}, "updated " + ago(m.updated)), el("code", {}, m.uri)),
+      el("div", { class: "meta" }, badge(m.kind, m.status), pending ? el("span", { class: "badge status-open" }, "to review") : null,
+        el("span", {}, "updated " + ago(m.updated)), el("code", {}, m.uri)),
+      pending && m.source.rule ? el("p", { class: "meta", id: "evidence" }, "Captured because " + m.source.rule +
+        (m.confidence ? " (confidence " + m.confidence + ")" : "") + ".") : null,
       el("div", { class: "actions" },
+        pending ? el("button", { type: "button", class: "primary", id: "keep-btn", onclick: () => decide(m.uri, "keep") }, "Keep (K)") : null,
+        pending ? el("button", { type: "button", id: "forget-btn", onclick: () => decide(m.uri, "forget") }, "Forget (F)") : null,
         el("button", { type: "button", id: "edit-btn", onclick: () => go("#/edit/" + encodeURIComponent(m.uri)) }, "Edit (e)"),
         el("button", { type: "button", id: "history-btn", onclick: () => go("#/history/" + encodeURIComponent(m.uri)) }, "History (h)")),
       el("div", { class: "layout" }, body, panel(m)));
@@ -246,6 +252,39 @@ async function openSessions(focus) {
   }
 }
 
+// The review inbox: what capture wrote that no one has kept yet.
+async function openInbox() {
+  try {
+    const data = await api("/api/review");
+    renderList([["to review", data.pending]]);
+    $("#inbox-link").textContent = "Inbox" + (data.pending.length ? " (" + data.pending.length + ")" : "");
+    main.replaceChildren(el("h1", {}, "Review inbox"),
+      el("p", { class: "meta", id: "inbox-note" }, data.pending.length ?
+        data.pending.length + (data.pending.length === 1 ? " captured memory waits" : " captured memories wait") + " for review, oldest first. Open one, then keep it (K), edit it (e) or forget it (F)." :
+        "Nothing to review: everything capture wrote has been kept or forgotten."));
+    if (list.length) select(0);
+    return data.pending;
+  } catch (e) {
+    main.replaceChildren(el("p", { class: "error" }, e.message));
+    return [];
+  }
+}
+
+async function decide(uri, decision) {
+  let why = "";
+  if (decision === "forget") {
+    why = prompt("Why forget it? (recorded in the commit)", "not worth keeping");
+    if (why === null) return;
+  }
+  try {
+    const out = await api("/api/review", { method: "POST", body: JSON.stringify({ uri, decision, why }) });
+    toast((decision === "keep" ? "Kept" : "Forgot") + ", commit " + out.commit.slice(0, 8));
+    const rest = await openInbox();
+    if (rest.length) go("#/m/" + encodeURIComponent(rest[0].uri));
+    else go("#/inbox");
+  } catch (e) { toast(e.message); }
+}
+
 function go(hash) { if (location.hash === hash) route(); else location.hash = hash; }
 
 function route() {
@@ -256,6 +295,7 @@ function route() {
   if ((m = h.match(/^#\/history\/(.+)$/))) return openHistory(decodeURIComponent(m[1]));
   if ((m = h.match(/^#\/edit\/(.+)$/))) return openEditor(decodeURIComponent(m[1]));
   if (h.startsWith("#/sessions")) return openSessions(new URLSearchParams(h.split("?")[1] || "").get("focus"));
+  if (h.startsWith("#/inbox")) { current = null; return openInbox(); }
   current = null;
   loadTree();
 }
@@ -276,6 +316,9 @@ document.addEventListener("keydown", (ev) => {
     case "h": if (current) go("#/history/" + encodeURIComponent(current.uri)); break;
     case "t": go("#/"); break;
     case "s": go("#/sessions"); break;
+    case "i": go("#/inbox"); break;
+    case "K": if (current && current.source && current.source.extractor && !current.reviewed) decide(current.uri, "keep"); break;
+    case "F": if (current && current.source && current.source.extractor && !current.reviewed) decide(current.uri, "forget"); break;
     case "?": $("#help").showModal(); break;
   }
 });
