@@ -2,7 +2,6 @@ package extract
 
 import (
 	"fmt"
-	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -72,31 +71,10 @@ func removedFiles(s *transcript.Session) map[string]bool {
 	return out
 }
 
-// requests are what the person asked for: said turns with substance,
-// not "yes", "continue" or "what model are you".
-func requests(s *transcript.Session) []transcript.Turn {
-	var out []transcript.Turn
-	for _, t := range s.Said() {
-		if substantive(t.Text) {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
 var (
 	reSmallTalk = regexp.MustCompile(`(?i)^(?:what (?:model|version) are you|who are you|are you there|hello|hi|hey|thanks?(?: you)?|continue|go on|go ahead|proceed|yes|no|ok(?:ay)?|sure|done|lgtm|can we continue(?: from where we left off)?|where (?:were we|did we leave off))\b[\s\S]{0,30}$`)
 	reResume    = regexp.MustCompile(`(?i)\b(where (?:were we|did we leave off|we left off)|pick up where|continue from where|closed you|lost (?:the|our) (?:context|conversation)|remember(?:ed)? (?:this|the|our) conversation|conversation remembered)\b`)
 )
-
-// substantive reports a request with something in it to remember.
-func substantive(text string) bool {
-	t := statement(text)
-	if reSmallTalk.MatchString(t) || len(t) < 120 && reResume.MatchString(t) {
-		return false
-	}
-	return len(subject(t)) >= 3
-}
 
 // extractSession writes one summary per session: what was asked, what
 // was done, how it ended. It is rewritten as the session goes on.
@@ -183,40 +161,6 @@ func doneLine(s *transcript.Session, files []string) string {
 	return strings.Join(done, "; ")
 }
 
-// workRequests are the requests that set work going: each followed by a
-// change to a file before the next one. With none, the requests that are
-// not questions; with none of those either, all of them.
-func workRequests(s *transcript.Session, asked []transcript.Turn) []transcript.Turn {
-	index := map[string]bool{}
-	for _, t := range asked {
-		index[t.Ref] = true
-	}
-	var out []transcript.Turn
-	var cur *transcript.Turn
-	for i := range s.Turns {
-		t := s.Turns[i]
-		switch {
-		case t.IsPerson() && index[t.Ref]:
-			cur = &s.Turns[i]
-		case cur != nil && t.Call != nil && len(t.Call.Files) > 0:
-			out = append(out, *cur)
-			cur = nil
-		}
-	}
-	if len(out) > 0 {
-		return out
-	}
-	for _, t := range asked {
-		if !strings.HasSuffix(strings.TrimSpace(t.Text), "?") && !reQuestionLead.MatchString(statement(t.Text)) {
-			out = append(out, t)
-		}
-	}
-	if len(out) > 0 {
-		return out
-	}
-	return asked
-}
-
 // compactedIntent is what the first compaction summary says the person
 // wanted: the best statement of a long session's purpose.
 func compactedIntent(s *transcript.Session) string {
@@ -228,53 +172,7 @@ func compactedIntent(s *transcript.Session) string {
 	return clip(plain(strings.Join(secs["primary request and intent"], " ")), 400)
 }
 
-// ask is a request in a line: its first sentences, not the details.
-func ask(text string) string {
-	if r := firstSentences(statement(text), 140); r != "" {
-		return r
-	}
-	return clip(oneLine(statement(text)), 140)
-}
-
 var reQuestionLead = regexp.MustCompile(`(?i)^(?:what|why|how|where|when|who|which|is|are|does|do|can|could|would|should)\b`)
-
-// mainRequest is the request that set the session's work going: the
-// last one before the first file was written, else the first that is not
-// a question.
-func mainRequest(s *transcript.Session, asked []transcript.Turn) transcript.Turn {
-	var firstEdit = -1
-	for i, t := range s.Turns {
-		if t.Call != nil && len(t.Call.Files) > 0 && !t.Prior {
-			firstEdit = i
-			break
-		}
-	}
-	pick := -1
-	for i, t := range asked {
-		if strings.HasSuffix(strings.TrimSpace(t.Text), "?") || reQuestionLead.MatchString(statement(t.Text)) {
-			continue
-		}
-		if pick < 0 {
-			pick = i
-		}
-		if firstEdit >= 0 && turnIndex(s, t) < firstEdit {
-			pick = i
-		}
-	}
-	if pick < 0 {
-		return asked[0]
-	}
-	return asked[pick]
-}
-
-func turnIndex(s *transcript.Session, t transcript.Turn) int {
-	for i := range s.Turns {
-		if s.Turns[i].Ref == t.Ref && s.Turns[i].Line == t.Line {
-			return i
-		}
-	}
-	return len(s.Turns)
-}
 
 var (
 	reReport    = regexp.MustCompile(`(?i)\b(done|implemented|fixed|added|updated|created|removed|changed|moved|refactored|all (?:\d+ )?tests? pass|tests? pass(?:ed|es)?|passing|builds?|succeeded|completed|works|working|resolved|summary|in place)\b`)
@@ -309,104 +207,7 @@ func checksLine(s *transcript.Session) []string {
 	return out
 }
 
-// outcome is how the agent reported the session's end: its most
-// substantial report after the last request (the reply with the most
-// report sentences and points), the first report sentences and up to four
-// points of it, without narration, questions or guesses.
-func outcome(s *transcript.Session) string {
-	lastAsk := -1
-	for i, t := range s.Turns {
-		if t.IsPerson() && substantive(t.Text) {
-			lastAsk = i
-		}
-	}
-	removed := removedFiles(s)
-	best, bestScore := "", 0
-	for pass := 0; pass < 2 && best == ""; pass++ {
-		from := lastAsk + 1
-		if pass == 1 {
-			from = 0 // nothing reported after the last request: the last report at all
-		}
-		for i := len(s.Turns) - 1; i >= max(from, 0); i-- {
-			t := s.Turns[i]
-			if !t.IsAgent() {
-				continue
-			}
-			r, score := report(t.Text)
-			if namesRemoved(r, removed) {
-				continue // a report about a file the session later removed is stale
-			}
-			if score > bestScore {
-				best, bestScore = r, score
-			}
-			if pass == 1 && best != "" {
-				break
-			}
-		}
-	}
-	return best
-}
-
 var (
 	reSkillLead = regexp.MustCompile("(?i)^(?:implemented|done|built) (?:with|using|following) `[^`]+`")
 	rePoint     = regexp.MustCompile(`(?m)^\s*(?:[-*•]|\d+[.)])\s+(.+)$`)
 )
-
-// report reads an agent reply as a report: what it says was done, and how
-// much of a report it is (0 when it is none).
-func report(text string) (string, int) {
-	var kept []string
-	n := 0
-	for _, sent := range sentences(firstParagraphs(text)) {
-		sent = strings.TrimSuffix(sent, ":")
-		if strings.HasSuffix(sent, "?") || reNarration.MatchString(sent) || reSpeculate.MatchString(sent) || reSkillLead.MatchString(sent) || len(sent) < 20 {
-			continue
-		}
-		kept = append(kept, sent)
-		n += len(sent)
-		if n > 240 || len(kept) == 2 {
-			break
-		}
-	}
-	var points []string
-	for _, m := range rePoint.FindAllStringSubmatch(text, -1) {
-		p := plain(m[1])
-		if len(p) >= 12 && len(p) <= 200 && reReport.MatchString(p) {
-			points = append(points, clip(p, 160))
-		}
-		if len(points) == 4 {
-			break
-		}
-	}
-	head := strings.Join(kept, " ")
-	score := len(points)
-	if reReport.MatchString(head) {
-		score += 2
-	}
-	if score < 2 || len(head)+len(strings.Join(points, "")) < 40 {
-		return "", 0
-	}
-	out := head
-	if len(points) > 0 {
-		out = strings.TrimSpace(out + "\n- " + strings.Join(points, "\n- "))
-	}
-	return out, score
-}
-
-func namesRemoved(text string, removed map[string]bool) bool {
-	for f := range removed {
-		if base := lastSegment(f); len(base) > 4 && strings.Contains(text, strings.TrimSuffix(base, path.Ext(base))) {
-			return true
-		}
-	}
-	return false
-}
-
-// firstParagraphs is a reply's text before its first list, for the lead
-// sentences of a report.
-func firstParagraphs(text string) string {
-	if loc := rePoint.FindStringIndex(text); loc != nil {
-		return text[:loc[0]]
-	}
-	return text
-}

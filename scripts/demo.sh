@@ -72,7 +72,7 @@ hook post-tool '"tool_name":"Bash","tool_input":{"command":"garbage'
 step "garbage on stdin: exit 0, nothing printed, the reason is in the log"
 tail -n 1 .memory/.cache/hooks.log
 run ls
-run get mem://project/cases/go-test-limiter-failed-fail-testburst
+run get mem://project/cases/the-window-resets-only-at-the-start-of-each-second-so-a
 step "every capture is a commit with trailers naming the session and code commit"
 git -C .memory log -n 2 --format='%h %s%n%(trailers)' | cat
 step "the secret never reached the vault"
@@ -81,3 +81,6 @@ run extract --replay --session-id rec-7f3a --dry-run
 step "the next session starts with what this one left"
 session=next-session
 hook session-start '"source":"startup"'
+step "what capture wrote waits for a person in the review inbox"
+run review list
+run review keep --all

@@ -1,0 +1,111 @@
+package extract
+
+import (
+	"strings"
+
+	"github.com/cairnmem/cairn/transcript"
+)
+
+// What the person asked for in a session: the requests with substance,
+// the one that set the work going, the ones that led to changes.
+
+// requests are what the person asked for: said turns with substance,
+// not "yes", "continue" or "what model are you".
+func requests(s *transcript.Session) []transcript.Turn {
+	var out []transcript.Turn
+	for _, t := range s.Said() {
+		if substantive(t.Text) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// substantive reports a request with something in it to remember.
+func substantive(text string) bool {
+	t := statement(text)
+	if reSmallTalk.MatchString(t) || len(t) < 120 && reResume.MatchString(t) {
+		return false
+	}
+	return len(subject(t)) >= 3
+}
+
+// ask is a request in a line: its first sentences, not the details.
+func ask(text string) string {
+	if r := firstSentences(statement(text), 140); r != "" {
+		return r
+	}
+	return clip(oneLine(statement(text)), 140)
+}
+
+// mainRequest is the request that set the session's work going: the
+// last one before the first file was written, else the first that is not
+// a question.
+func mainRequest(s *transcript.Session, asked []transcript.Turn) transcript.Turn {
+	var firstEdit = -1
+	for i, t := range s.Turns {
+		if t.Call != nil && len(t.Call.Files) > 0 && !t.Prior {
+			firstEdit = i
+			break
+		}
+	}
+	pick := -1
+	for i, t := range asked {
+		if strings.HasSuffix(strings.TrimSpace(t.Text), "?") || reQuestionLead.MatchString(statement(t.Text)) {
+			continue
+		}
+		if pick < 0 {
+			pick = i
+		}
+		if firstEdit >= 0 && turnIndex(s, t) < firstEdit {
+			pick = i
+		}
+	}
+	if pick < 0 {
+		return asked[0]
+	}
+	return asked[pick]
+}
+
+func turnIndex(s *transcript.Session, t transcript.Turn) int {
+	for i := range s.Turns {
+		if s.Turns[i].Ref == t.Ref && s.Turns[i].Line == t.Line {
+			return i
+		}
+	}
+	return len(s.Turns)
+}
+
+// workRequests are the requests that set work going: each followed by a
+// change to a file before the next one. With none, the requests that are
+// not questions; with none of those either, all of them.
+func workRequests(s *transcript.Session, asked []transcript.Turn) []transcript.Turn {
+	index := map[string]bool{}
+	for _, t := range asked {
+		index[t.Ref] = true
+	}
+	var out []transcript.Turn
+	var cur *transcript.Turn
+	for i := range s.Turns {
+		t := s.Turns[i]
+		switch {
+		case t.IsPerson() && index[t.Ref]:
+			cur = &s.Turns[i]
+		case cur != nil && t.Call != nil && len(t.Call.Files) > 0:
+			out = append(out, *cur)
+			cur = nil
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	for _, t := range asked {
+		if !strings.HasSuffix(strings.TrimSpace(t.Text), "?") && !reQuestionLead.MatchString(statement(t.Text)) {
+			out = append(out, t)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	return asked
+}
