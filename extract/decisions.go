@@ -140,7 +140,7 @@ func answered(t transcript.Turn) []Candidate {
 	return out
 }
 
-var reHeading = regexp.MustCompile(`(?m)^#{1,3}\s+(.+)$`)
+var reTitleHeading = regexp.MustCompile(`(?m)^#\s+(.+)$`)
 
 var (
 	rePlanLead    = regexp.MustCompile(`(?i)^(?:technical |implementation )?plan(?: to)?:?\s*`)
@@ -151,23 +151,24 @@ var (
 // approvedPlan keeps what a plan the person approved decided: its title
 // and its approach (the fix, the design), not its background.
 func approvedPlan(t transcript.Turn) (Candidate, bool) {
+	// The plan's name is its top heading; a plan without one is named by
+	// what it changes.
 	title := ""
-	for _, m := range reHeading.FindAllStringSubmatch(t.Text, -1) {
-		h := strings.TrimSpace(strings.Trim(m[1], "*"))
-		if !reGenericSec.MatchString(h) && len(subject(h)) >= 2 {
+	if m := reTitleHeading.FindStringSubmatch(t.Text); m != nil {
+		if h := strings.TrimSpace(strings.Trim(m[1], "*")); !reGenericSec.MatchString(h) && len(subject(h)) >= 2 {
 			title = h
-			break
 		}
 	}
-	gist := firstSentences(planSection(t.Text), 500)
+	approach := firstSentences(planSection(t.Text), 500)
+	gist := approach
 	if gist == "" {
 		gist = firstSentences(t.Text, 500)
 	}
-	if gist == "" {
-		return Candidate{}, false
-	}
 	if title == "" {
-		return Candidate{}, false // a plan without a name is not a decision one can find again
+		title = firstSentences(approach, 90)
+	}
+	if gist == "" || title == "" {
+		return Candidate{}, false // nothing to tell the decision by
 	}
 	title = rePlanLead.ReplaceAllString(title, "")
 	return Candidate{Kind: schema.KindDecision, Scope: schema.ScopeProject, Title: titleFrom("Plan: " + title), Body: gist,

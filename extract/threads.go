@@ -114,7 +114,8 @@ func stoppedAtEnd(s *transcript.Session) (Candidate, bool) {
 			return Candidate{}, false
 		}
 		if c := t.Call; c != nil {
-			if c.Status == transcript.NotRun && c.Why == "rejected" {
+			question := strings.HasSuffix(strings.TrimSpace(last.Text), "?") || reQuestionLead.MatchString(statement(last.Text))
+			if c.Status == transcript.NotRun && c.Why == "rejected" && !question {
 				what := shortCmd(c.Command)
 				if what == "" {
 					what = c.Tool + " " + strings.Join(c.Files, ", ")

@@ -225,7 +225,7 @@ func (r *claudeReader) text(base Turn, role string, l claudeLine, text string) {
 	}
 	if role == "assistant" {
 		t := base
-		t.Speaker, t.Text = Agent, strings.TrimSpace(text)
+		t.Speaker, t.Text = Agent, strings.TrimSpace(plainText(text))
 		r.s.Turns = append(r.s.Turns, t)
 		return
 	}

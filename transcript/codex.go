@@ -97,7 +97,7 @@ func (r *codexReader) line(n int, raw []byte) {
 func (r *codexReader) item(base Turn, p codexPayload) {
 	switch p.Type {
 	case "message":
-		text := strings.TrimSpace(codexText(p.Content))
+		text := strings.TrimSpace(plainText(codexText(p.Content)))
 		if text == "" {
 			return
 		}

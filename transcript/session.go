@@ -60,6 +60,7 @@ func (s *Session) person(base Turn, text string) {
 			return
 		}
 	}
+	said = plainText(said)
 	t := base
 	t.Speaker, t.Text, t.Form = Person, said, formOf(said)
 	s.Turns = append(s.Turns, t)

@@ -127,7 +127,13 @@ func atoiPtr(s string) *int {
 // the tail how it ended.
 const maxOutput = 6 << 10
 
+// reTerminal are a terminal's escape sequences: colours in test output.
+var reTerminal = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]`)
+
+// bound keeps the head and tail of a result, as plain text: without
+// terminal escapes or other control characters.
 func bound(s string) string {
+	s = plainText(s)
 	if len(s) <= maxOutput {
 		return s
 	}
@@ -136,3 +142,17 @@ func bound(s string) string {
 }
 
 func toValid(s string) string { return strings.ToValidUTF8(s, "") }
+
+// plainText drops terminal escapes and control characters other than
+// newlines and tabs.
+func plainText(s string) string {
+	if strings.IndexByte(s, 0x1b) >= 0 {
+		s = reTerminal.ReplaceAllString(s, "")
+	}
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 && r != '\n' && r != '\t' || r == 0x7f {
+			return -1
+		}
+		return r
+	}, s)
+}

@@ -268,3 +268,15 @@ func TestReadBounds(t *testing.T) {
 		t.Errorf("said %d, warnings %v", len(s.Said()), s.Warnings)
 	}
 }
+
+// Terminal colours and control bytes in tool output never reach a memory.
+func TestPlainText(t *testing.T) {
+	in := "\x1b[38;5;9m• [FAILED]\x1b[0m got \x00 bell\x07 tab\tnew\nline\x1b(B"
+	if got := plainText(in); got != "• [FAILED] got  bell tab\tnew\nline" {
+		t.Errorf("plainText = %q", got)
+	}
+	c := &Call{Output: bound("\x1b[1mok\x1b[0m")}
+	if c.Output != "ok" {
+		t.Errorf("bound keeps escapes: %q", c.Output)
+	}
+}

@@ -50,6 +50,7 @@ type SessionReport struct {
 	Important int       `json:"important"`
 	Failures  []Failure `json:"failures,omitempty"`
 	Labeled   bool      `json:"labeled"`
+	Vault     string    `json:"vault,omitempty"` // the project vault it was captured into
 }
 
 // Totals aggregate sessions.

@@ -88,6 +88,7 @@ func Run(ctx context.Context, files []string, o Options) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
+		sr.Vault = vs[schema.ScopeProject].Root
 		info, _ := os.Stat(ss.path)
 		if info != nil {
 			sr.Bytes = info.Size()
