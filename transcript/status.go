@@ -128,7 +128,7 @@ func atoiPtr(s string) *int {
 const maxOutput = 6 << 10
 
 // reTerminal are a terminal's escape sequences: colours in test output.
-var reTerminal = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]`)
+var reTerminal = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Za-z0-9]|\x1b[@-Z\\-_]`)
 
 // bound keeps the head and tail of a result, as plain text: without
 // terminal escapes or other control characters.
