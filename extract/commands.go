@@ -43,7 +43,7 @@ var (
 	reSetup     = regexp.MustCompile(`^(?:source|\.|export|set|nvm use|pyenv|conda activate|echo|sleep|clear|true|pwd)\b`)
 	reRedirect  = regexp.MustCompile(`\s*(?:\d?>>?\s*&?\S+|\d?>&\d)`)
 	reShellTail = regexp.MustCompile(`\s*(?:\|\|?|;)\s*(?:tail|head|grep|tee|less|more|cat|sort|wc|sed|awk|jq|echo|true|exit)\b.*$`)
-	reNoise     = regexp.MustCompile(`<<|\$\(|` + "`" + `|\bsleep\b|\bkill\b|\btimeout \d`)
+	reNoise     = regexp.MustCompile(`<<|\$\(|` + "`" + `|\bsleep\b|\bkill\b|\btimeout \d|\s--?(?:version|help|collect-only|co)\b|\s-h\b`)
 )
 
 // verifyCommand finds the verification in a shell command line: the part
@@ -171,6 +171,12 @@ var reWorked = regexp.MustCompile(`(?i)\b(?:this|that|it) (?:worked|works)\s*:\s
 var reSandboxFail = regexp.MustCompile(`(?i)(\beperm\b|operation not permitted|sandbox)`)
 
 func sandboxFailure(out string) bool { return reSandboxFail.MatchString(out) }
+
+// reEnvironment are failures of the machine, not of the project: the
+// sandbox refused, a service the check needs is not running, no network.
+var reEnvironment = regexp.MustCompile(`(?i)(\beperm\b|operation not permitted|sandbox|connection refused|econnrefused|could not connect to (?:server|the server|database)|is the server running|no such host|could not resolve host|temporary failure in name resolution|network is unreachable|cannot connect to the docker daemon)`)
+
+func environmentFailure(out string) bool { return reEnvironment.MatchString(out) }
 
 // extractCommands keeps the commands that built, tested or linted the
 // project in this session, in one memory the project keeps.

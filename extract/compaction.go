@@ -85,7 +85,7 @@ func extractCompactions(s *transcript.Session) []Candidate {
 				continue
 			}
 			out = append(out, Candidate{Kind: schema.KindDecision, Scope: schema.ScopeProject, Title: titleFrom(plain(b)), Body: plain(b),
-				Tags: []string{"decision"}, Turns: []string{t.Ref}, Rule: "choice recorded in the compaction summary", Confidence: 0.75, Time: t.Time})
+				Tags: []string{"decision"}, Turns: []string{t.Ref}, Rule: "choice recorded in the compaction summary", Confidence: 0.6, Time: t.Time})
 		}
 		if k != len(at)-1 {
 			continue // earlier summaries' pending work was the later one's to carry
@@ -97,7 +97,7 @@ func extractCompactions(s *transcript.Session) []Candidate {
 			}
 			out = append(out, Candidate{Kind: schema.KindThread, Scope: schema.ScopeProject, Title: titleFrom(task), Body: task,
 				Tags: []string{"pending"}, Status: schema.StatusOpen, Turns: []string{t.Ref}, Rule: "pending in the compaction summary; not done after it",
-				Confidence: 0.7, Time: t.Time})
+				Confidence: 0.6, Time: t.Time})
 		}
 	}
 	return out

@@ -89,8 +89,10 @@ func statedDecision(sent string) (Candidate, bool) {
 	if reProcess.MatchString(choice) || len(subject(reDeictic.ReplaceAllString(choice, " "))) == 0 {
 		return Candidate{}, false
 	}
-	conf := 0.7
-	if reInsteadOf.MatchString(s) || strings.Contains(strings.ToLower(s), "because") {
+	// A choice with its reason or its alternative is a decision someone
+	// can use later; "let's switch to X" alone is a step of the work.
+	conf := 0.55
+	if reInsteadOf.MatchString(s) || reBecause.MatchString(s) {
 		conf = 0.8
 	}
 	if reOneOff.MatchString(s) {
@@ -171,8 +173,15 @@ func approvedPlan(t transcript.Turn) (Candidate, bool) {
 		return Candidate{}, false // nothing to tell the decision by
 	}
 	title = rePlanLead.ReplaceAllString(title, "")
+	// An approved plan is mostly steps that the session then carried out
+	// (and often revised): a decision only where it says what was chosen
+	// over what.
+	conf := 0.55
+	if reChosen.MatchString(gist) {
+		conf = 0.7
+	}
 	return Candidate{Kind: schema.KindDecision, Scope: schema.ScopeProject, Title: titleFrom("Plan: " + title), Body: gist,
-		Tags: []string{"decision", "plan"}, Turns: []string{t.Ref}, Rule: "person approved the agent's plan", Confidence: 0.7, Time: t.Time}, true
+		Tags: []string{"decision", "plan"}, Turns: []string{t.Ref}, Rule: "person approved the agent's plan", Confidence: conf, Time: t.Time}, true
 }
 
 // planSection is the part of a plan that says what will change: a "Fix:"

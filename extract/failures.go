@@ -2,9 +2,9 @@ package extract
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
-	"github.com/cairnmem/cairn/schema"
 	"github.com/cairnmem/cairn/transcript"
 )
 
@@ -24,12 +24,12 @@ func troubled(t transcript.Turn) bool {
 // failure reads a call as a problem: a real failure with an error to show,
 // not a search that found nothing.
 func failure(c *transcript.Call) (problem, bool) {
-	if c.Status != transcript.Failed || c.Command != "" && reProbe.MatchString(c.Command) {
+	if c.Status != transcript.Failed || c.Command != "" && reProbe.MatchString(c.Command) || environmentFailure(c.Output) {
 		return problem{}, false
 	}
 	ex := errorExcerpt(c.Output)
-	if ex == "" {
-		return problem{}, false
+	if ex == "" || len(reWords.FindAllString(ex, 4)) < 3 {
+		return problem{}, false // no error a reader could recognise
 	}
 	sym := ex
 	if c.Command != "" {
@@ -46,6 +46,8 @@ func reported(text string) string {
 	}
 	return clip(oneLine(statement(text)), 240)
 }
+
+var reWords = regexp.MustCompile(`[A-Za-z]{3,}`)
 
 // sameCommand reports two runs of one command: the same check, or the
 // same command line.
@@ -79,28 +81,9 @@ func envStep(c *transcript.Call) bool {
 }
 
 // retried is the case a failing command leaves when it passes after a
-// change: the failure, what changed, and the agent's explanation when it
-// gave one. A code change without an explanation is just iteration.
-func retried(s *transcript.Session, p *problem) (Candidate, bool) {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Symptom: %s\n", p.symptom)
-	conf := 0.5
-	rule := "failed, changed, passed"
-	switch {
-	case p.best.Title != "":
-		return p.best, true
-	case len(p.env) > 0:
-		fmt.Fprintf(&b, "\nFix: %s\n", strings.Join(p.env[:min(3, len(p.env))], "; "))
-		conf, rule = 0.7, "failed, environment changed, passed"
-	case p.call.Escalated:
-		fmt.Fprintf(&b, "\nFix: ran outside the agent's sandbox (escalated permissions)\n")
-		conf, rule = 0.7, "failed in the sandbox, passed escalated"
-	default:
-		return Candidate{}, false
-	}
-	fmt.Fprintf(&b, "\nVerified: `%s` passed afterwards.", shortCmd(p.call.Command))
-	c := Candidate{Kind: schema.KindCase, Scope: schema.ScopeProject, Title: titleFrom(p.symptom), Body: strings.TrimSpace(b.String()),
-		Summary: clip(oneLine(p.symptom+". Fixed by: "+strings.Join(p.env[:min(3, len(p.env))], "; ")), 200),
-		Tags:    []string{"gotcha"}, Turns: []string{p.turn.Ref}, Tools: []string{p.call.ID}, Rule: rule, Confidence: conf, Time: p.turn.Time}
-	return c, true
+// change: the explanation found for it, if one was. A change without one
+// is iteration, and an environment step that made it pass (a re-run
+// outside the sandbox, an install) is the commands memory's to record.
+func retried(_ *transcript.Session, p *problem) (Candidate, bool) {
+	return p.best, p.best.Title != ""
 }

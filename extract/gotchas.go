@@ -42,6 +42,7 @@ type problem struct {
 func extractGotchas(s *transcript.Session) []Candidate {
 	var out []Candidate
 	var cur *problem
+	edited := false // the agent changed files since the person last asked
 	closeProblem := func() {
 		if cur != nil && cur.best.Title != "" {
 			out = append(out, cur.best)
@@ -56,18 +57,27 @@ func extractGotchas(s *transcript.Session) []Candidate {
 		case t.Call != nil:
 			c := t.Call
 			if p, ok := failure(c); ok {
-				if cur == nil {
+				switch {
+				case cur == nil && edited:
+					// It broke after the agent's own change: iteration, not a
+					// problem the project had.
+				case cur == nil:
 					p.turn = t
 					cur = &p
-				} else if cur.call == nil {
+				case cur.call == nil:
 					cur.call = c // the failure behind the person's report
 				}
 				continue
 			}
+			if len(c.Files) > 0 {
+				edited = true
+			}
 			if cur == nil {
 				continue
 			}
-			if envStep(c) {
+			// The same command run again outside the sandbox is not a fix of
+			// the project: the commands memory says which checks need it.
+			if envStep(c) && !(cur.call != nil && sameCommand(c, cur.call)) {
 				cur.env = append(cur.env, shortCmd(c.Command))
 			}
 			if cur.call != nil && c.Status == transcript.OK && sameCommand(c, cur.call) {
@@ -84,6 +94,7 @@ func extractGotchas(s *transcript.Session) []Candidate {
 			case substantive(t.Text) && !reConfirm.MatchString(t.Text):
 				closeProblem() // a new request: the old problem is behind us
 			}
+			edited = false
 		case t.IsAgent() && cur != nil:
 			if c, ok := explained(s, i, *cur); ok && c.Confidence > cur.best.Confidence {
 				cur.best = c
@@ -118,14 +129,16 @@ func explained(s *transcript.Session, at int, p problem) (Candidate, bool) {
 	if cause == "" {
 		return Candidate{}, false
 	}
-	conf := 0.5
+	// A case is worth keeping when its cause was named and its fix was
+	// seen to hold; a plain explanation needs the person's word too.
+	conf := 0.35
 	var rule []string
 	if strong {
-		conf += 0.2
+		conf += 0.25
 		rule = append(rule, "cause named")
 	}
 	if reSpeculate.MatchString(cause) {
-		conf -= 0.15
+		conf -= 0.2
 		rule = append(rule, "a guess")
 	}
 	files, verified, confirmed, denied := aftermath(s, at, p)
@@ -133,15 +146,16 @@ func explained(s *transcript.Session, at int, p problem) (Candidate, bool) {
 		return Candidate{}, false // the person said it still fails: the cause was wrong
 	}
 	if len(files) > 0 {
-		conf += 0.1
+		conf += 0.05
 		rule = append(rule, "fixed")
 	}
 	if verified != "" {
-		conf += 0.15
+		conf += 0.2
 		rule = append(rule, "verified")
-		if confirmed {
-			conf += 0.05
-		}
+	}
+	if confirmed {
+		conf += 0.1
+		rule = append(rule, "confirmed")
 	}
 	title := strings.TrimSpace(reCauseLead.ReplaceAllString(statement(cause), ""))
 	if len(title) < 20 {

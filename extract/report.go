@@ -9,42 +9,29 @@ import (
 
 // How the agent reported a session's end.
 
-// outcome is how the agent reported the session's end: its most
-// substantial report after the last request (the reply with the most
-// report sentences and points), the first report sentences and up to four
-// points of it, without narration, questions or guesses.
+// outcome is how the agent reported the session's end: the report in its
+// last reply, when that reply came after the last request and the last
+// change. A report from the middle of the work is stale by the end, and
+// no report is better than a stale one.
 func outcome(s *transcript.Session) string {
-	lastAsk := -1
+	last := -1
 	for i, t := range s.Turns {
-		if t.IsPerson() && substantive(t.Text) {
-			lastAsk = i
+		switch {
+		case t.Prior || t.Sidechain:
+		case t.IsAgent():
+			last = i
+		case t.IsPerson() && substantive(t.Text), t.Call != nil && len(t.Call.Files) > 0:
+			last = -1 // work after the last reply: it does not tell the end
 		}
 	}
-	removed := removedFiles(s)
-	best, bestScore := "", 0
-	for pass := 0; pass < 2 && best == ""; pass++ {
-		from := lastAsk + 1
-		if pass == 1 {
-			from = 0 // nothing reported after the last request: the last report at all
-		}
-		for i := len(s.Turns) - 1; i >= max(from, 0); i-- {
-			t := s.Turns[i]
-			if !t.IsAgent() {
-				continue
-			}
-			r, score := report(t.Text)
-			if namesRemoved(r, removed) {
-				continue // a report about a file the session later removed is stale
-			}
-			if score > bestScore {
-				best, bestScore = r, score
-			}
-			if pass == 1 && best != "" {
-				break
-			}
-		}
+	if last < 0 {
+		return ""
 	}
-	return best
+	r, score := report(s.Turns[last].Text)
+	if score == 0 || namesRemoved(r, removedFiles(s)) {
+		return ""
+	}
+	return r
 }
 
 // report reads an agent reply as a report: what it says was done, and how

@@ -81,8 +81,13 @@ func turnIndex(s *transcript.Session, t transcript.Turn) int {
 // not questions; with none of those either, all of them.
 func workRequests(s *transcript.Session, asked []transcript.Turn) []transcript.Turn {
 	index := map[string]bool{}
+	answer := answers(s)
 	for _, t := range asked {
-		index[t.Ref] = true
+		// "the first option sounds good" answers the agent's question; it
+		// is not what the session was asked to do.
+		if !answer[t.Ref] || len(t.Text) >= 80 {
+			index[t.Ref] = true
+		}
 	}
 	var out []transcript.Turn
 	var cur *transcript.Turn

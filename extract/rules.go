@@ -11,7 +11,7 @@ import (
 // What makes a person's sentence a standing rule rather than an answer.
 var (
 	reDurable  = regexp.MustCompile(`(?i)\b(always|never|from now on|going forward|in (?:the )?future|every time|whenever|each time|by default|as a rule|no matter what|under no circumstances)\b`)
-	reNotRule  = regexp.MustCompile(`(?i)\b(never mind|nevermind|i(?:'ve| have)? never|never (?:seen|heard|used|tried|knew|thought)|have you ever|did you ever|not (?:always|never|every time)|almost (?:always|never))\b`)
+	reNotRule  = regexp.MustCompile(`(?i)\b(never mind|nevermind|i(?:'ve| have)? never|never (?:seen|heard|used|tried|knew|thought)|have you ever|did you ever|not (?:always|never|every time)|almost (?:always|never)|(?:i am|i'm|it is|it's|this is|that is|is|are|was|were) (?:always|never))\b`)
 	rePrefer   = regexp.MustCompile(`(?i)^(?:i|we) (?:(?:really |much |strongly )?prefer|'?d rather|would rather|(?:really )?(?:hate|dislike|don'?t like) (?:it )?when)\b`)
 	reStanding = regexp.MustCompile(`(?i)\b(as you go|after each|before moving on|as each .{3,40} (?:is )?(?:done|complete|completed|finished)|once each|for each (?:change|step|task|feature))\b`)
 	reStop     = regexp.MustCompile(`(?i)^(?:please )?stop \w+ing\b`)
@@ -24,7 +24,9 @@ var (
 	// check in, pace the work. Such rules follow the person everywhere.
 	reInteraction  = regexp.MustCompile(`(?i)\b(questions?|ask(?:ing)? (?:me|first|before)|check(?:ing)? with me|confirm|approv\w*|discuss\w*|explain\w*|concise|brief|verbose|detail(?:ed)?|summar\w+|one (?:\w+ )?at a time|step by step|batch\w*|wait for me|without (?:asking|checking|telling)|let(?:ting)? me know|plain text|multiple[- ]choice|file paths|paragraphs?|bullet|emoji|tone|apologi\w+|proceed\w*|eager|commits?|commit messages?)\b`)
 	reProjectToken = regexp.MustCompile("(`[^`]+`|\\b[\\w./-]+\\.(?:go|py|ts|tsx|js|jsx|rs|ex|exs|rb|java|kt|nix|lua|sh|md|json|ya?ml|toml|sql|proto|css|scss|php|html|heex|conf)\\b|(?:^|\\s)/[\\w.-]+/|\\b[a-z]+_[a-z_]+\\b|\\b[a-z]+[A-Z]\\w+\\b)")
-	reDeictic      = regexp.MustCompile(`(?i)\b(this|that|it|these|those|them|here|there|thing|things|stuff)\b`)
+	// reRemaining scopes an instruction to the work at hand.
+	reRemaining = regexp.MustCompile(`(?i)\b(remaining|the rest|these|this batch|all of them|both)\b`)
+	reDeictic   = regexp.MustCompile(`(?i)\b(this|that|it|these|those|them|here|there|thing|things|stuff)\b`)
 )
 
 // ruleCandidate is a person's sentence read as a standing rule.
@@ -146,7 +148,7 @@ func (idx *saidIndex) repeats(at int, sent string) int {
 func readRule(sent string) (ruleCandidate, bool) {
 	quoted := strings.Count(sent, `"`) >= 2 || strings.HasPrefix(strings.TrimSpace(sent), `"`) || strings.HasSuffix(strings.TrimSpace(sent), `"`)
 	s := statement(strings.Trim(sent, `"' `))
-	if len(s) < 12 || len(s) > 300 || strings.HasSuffix(s, "?") || reNotRule.MatchString(s) || reOneOff.MatchString(s) || reMaybe.MatchString(s) {
+	if len(s) < 12 || len(s) > 300 || strings.HasSuffix(s, "?") || reNotRule.MatchString(s) || reOneOff.MatchString(s) || reMaybe.MatchString(s) || reReversal.MatchString(s) || reRemaining.MatchString(s) {
 		return ruleCandidate{}, false
 	}
 	r := ruleCandidate{sentence: s, confidence: 0.5}

@@ -116,6 +116,9 @@ func extractSession(s *transcript.Session) []Candidate {
 	if result != "" {
 		fmt.Fprintf(&b, "\nResult: %s\n", result)
 	}
+	if end := ending(s); end != "" {
+		fmt.Fprintf(&b, "\nEnded: %s.\n", end)
+	}
 	head, _, _ := strings.Cut(result, "\n- ")
 	summary := firstSentences(head, 160)
 	if summary == "" && len(asked) > 0 {
@@ -129,6 +132,36 @@ func extractSession(s *transcript.Session) []Candidate {
 		c.Turns = append(c.Turns, t.Ref)
 	}
 	return []Candidate{c}
+}
+
+// ending says how a session stopped when it stopped short: on a rejected
+// action, an interruption, or a request the agent never answered.
+func ending(s *transcript.Session) string {
+	for i := len(s.Turns) - 1; i >= 0; i-- {
+		t := s.Turns[i]
+		switch {
+		case t.Prior || t.Sidechain:
+		case t.Speaker == transcript.Injected && t.Source == "interrupt":
+			return "interrupted by the person before the last request was done"
+		case t.Call != nil && t.Call.Status == transcript.NotRun && t.Call.Why == "rejected":
+			return "the person rejected the agent's last action (" + clip(oneLine(callName(t.Call)), 80) + ")"
+		case t.IsPerson() && substantive(t.Text):
+			return "before the agent answered the last request: " + ask(t.Text)
+		case t.IsAgent(), t.Call != nil:
+			return ""
+		}
+	}
+	return ""
+}
+
+func callName(c *transcript.Call) string {
+	if c.Command != "" {
+		return shortCmd(c.Command)
+	}
+	if len(c.Files) > 0 {
+		return c.Tool + " " + strings.Join(c.Files, ", ")
+	}
+	return c.Tool
 }
 
 // doneLine says what the session changed and ran, in one line.
@@ -199,7 +232,10 @@ func checksLine(s *transcript.Session) []string {
 	for _, kind := range order {
 		_, cmd, _, _ := verifyCommand(last[kind].Command)
 		state := "passed"
-		if last[kind].Status == transcript.Failed {
+		switch {
+		case last[kind].Status == transcript.Failed && environmentFailure(last[kind].Output):
+			state = "could not finish here (the environment, not the code: " + clip(oneLine(errorExcerpt(last[kind].Output)), 80) + ")"
+		case last[kind].Status == transcript.Failed:
 			state = "failed"
 		}
 		out = append(out, fmt.Sprintf("the last %s run (`%s`) %s", kind, cmd, state))

@@ -161,7 +161,7 @@ func planNotCarriedOut(s *transcript.Session, p transcript.Turn) (Candidate, boo
 	}
 	return Candidate{Kind: schema.KindThread, Scope: schema.ScopeProject, Title: titleFrom("Approved, not carried out: " + strings.TrimPrefix(c.Title, "Plan: ")),
 		Body: "The person approved this plan; the session ended before any change was made.\n\n" + c.Body, Tags: []string{"unfinished", "plan"},
-		Status: schema.StatusOpen, Turns: c.Turns, Rule: "an approved plan no edit followed", Confidence: 0.6, Time: s.End}, true
+		Status: schema.StatusOpen, Turns: c.Turns, Rule: "an approved plan no edit followed", Confidence: 0.5, Time: s.End}, true
 }
 
 // doneLater reports a later request or a completed plan step on the same
@@ -205,7 +205,7 @@ func failingAtEnd(s *transcript.Session) (Candidate, bool) {
 	}
 	for _, kind := range order {
 		c := last[kind]
-		if c.Status != transcript.Failed || sandboxFailure(c.Output) || confirmedAfter(s, c) {
+		if c.Status != transcript.Failed || environmentFailure(c.Output) || confirmedAfter(s, c) {
 			continue
 		}
 		ex := errorExcerpt(c.Output)
