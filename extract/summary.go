@@ -119,6 +119,9 @@ func extractSession(s *transcript.Session) []Candidate {
 	if end := ending(s); end != "" {
 		fmt.Fprintf(&b, "\nEnded: %s.\n", end)
 	}
+	if left := leftOpen(s); len(left) > 0 {
+		fmt.Fprintf(&b, "\nLeft open: %s.\n", strings.Join(left, "; "))
+	}
 	head, _, _ := strings.Cut(result, "\n- ")
 	summary := firstSentences(head, 160)
 	if summary == "" && len(asked) > 0 {
@@ -132,6 +135,34 @@ func extractSession(s *transcript.Session) []Candidate {
 		c.Turns = append(c.Turns, t.Ref)
 	}
 	return []Candidate{c}
+}
+
+// leftOpen is the work a session left, as far as it shows: what the
+// person put off, what the agent named as left, checks still failing, the
+// pending tasks of its last compaction summary that nothing took up. The
+// summary holds them even when they are not sure enough to be threads of
+// their own.
+func leftOpen(s *transcript.Session) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(t string) {
+		k := normalized(t)
+		if k != "" && !seen[k] && len(out) < 5 {
+			seen[k] = true
+			out = append(out, clip(oneLine(strings.TrimSuffix(t, ".")), 140))
+		}
+	}
+	for _, c := range extractThreads(s) {
+		if c.Status == schema.StatusOpen && c.Confidence >= 0.6 {
+			add(c.Title)
+		}
+	}
+	for _, c := range extractCompactions(s) {
+		if c.Kind == schema.KindThread {
+			add(c.Title)
+		}
+	}
+	return out
 }
 
 // ending says how a session stopped when it stopped short: on a rejected
