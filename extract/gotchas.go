@@ -91,7 +91,7 @@ func extractGotchas(s *transcript.Session) []Candidate {
 			case troubled(t):
 				closeProblem()
 				cur = &problem{symptom: reported(t.Text), turn: t}
-			case substantive(t.Text) && !reConfirm.MatchString(t.Text):
+			case substantive(t.Text) && !confirms(t.Text):
 				closeProblem() // a new request: the old problem is behind us
 			}
 			edited = false
@@ -184,6 +184,13 @@ func explained(s *transcript.Session, at int, p problem) (Candidate, bool) {
 	return c, true
 }
 
+// confirms reports the person saying it works: a short reply, not a new
+// request that happens to say "great".
+func confirms(text string) bool {
+	t := strings.TrimSpace(text)
+	return reConfirm.MatchString(t) && (len(t) < 80 || reConfirm.MatchString(t[:min(len(t), 40)]))
+}
+
 var reCauseLabel = regexp.MustCompile(`(?i)^(?:root )?causes?:\s+\S`)
 
 func uniqueStrings(in []string) []string {
@@ -227,7 +234,7 @@ func aftermath(s *transcript.Session, at int, p problem) (files []string, verifi
 		switch {
 		case reDenied.MatchString(t.Text):
 			return files, "", false, true
-		case reConfirm.MatchString(t.Text):
+		case confirms(t.Text):
 			if verified == "" {
 				verified = fmt.Sprintf("the person confirmed: %q", clip(oneLine(statement(t.Text)), 80))
 			}

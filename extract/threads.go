@@ -30,7 +30,7 @@ func extractThreads(s *transcript.Session) []Candidate {
 				continue
 			}
 			task := strings.TrimSpace(reLaterLead.ReplaceAllString(st, ""))
-			if len(subject(task)) < 2 || doneLater(s, said[i+1:], task) {
+			if len(subject(task)) < 2 || doneLater(s, said[i+1:], task) || doneAfter(s, turnIndex(s, t), task) {
 				continue
 			}
 			out = append(out, Candidate{Kind: schema.KindThread, Scope: schema.ScopeProject, Title: titleFrom(task), Body: st,
@@ -228,7 +228,7 @@ func confirmedAfter(s *transcript.Session, c *transcript.Call) bool {
 			after = true
 			continue
 		}
-		if after && t.IsPerson() && reConfirm.MatchString(t.Text) && !reDenied.MatchString(t.Text) {
+		if after && t.IsPerson() && confirms(t.Text) && !reDenied.MatchString(t.Text) {
 			return true
 		}
 	}
