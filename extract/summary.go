@@ -195,6 +195,25 @@ func callName(c *transcript.Call) string {
 	return c.Tool
 }
 
+var reCheckout = regexp.MustCompile(`^git (?:checkout(?: -[bB])?|switch(?: -[cC])?) ([\w./-]+)$`)
+
+// branchAtEnd is the branch the session ended on: the one it recorded,
+// unless a checkout or switch in the session moved it.
+func branchAtEnd(s *transcript.Session) string {
+	b := s.Branch
+	for _, c := range s.Calls() {
+		if c.Status != transcript.OK {
+			continue
+		}
+		for _, seg := range splitSegments(c.Command) {
+			if m := reCheckout.FindStringSubmatch(strings.TrimSpace(seg)); m != nil && !strings.HasPrefix(m[1], "-") && !strings.Contains(m[1], ".") {
+				b = m[1]
+			}
+		}
+	}
+	return b
+}
+
 // doneLine says what the session changed and ran, in one line.
 func doneLine(s *transcript.Session, files []string) string {
 	var done []string
@@ -210,7 +229,7 @@ func doneLine(s *transcript.Session, files []string) string {
 		done = append(done, fmt.Sprintf("changed %s%s", strings.Join(shown, ", "), more))
 	}
 	done = append(done, checksLine(s)...)
-	if b := s.Branch; b != "" && b != "main" && b != "master" && b != "HEAD" {
+	if b := branchAtEnd(s); b != "" && b != "main" && b != "master" && b != "HEAD" {
 		done = append(done, "on branch "+b)
 	}
 	commits := 0
