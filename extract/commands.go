@@ -86,7 +86,11 @@ func canonical(cmd string) string {
 		}
 		kept = append(kept, f)
 	}
-	return strings.Join(kept, " ")
+	out := strings.Join(kept, " ")
+	if strings.Count(out, `"`)%2 == 1 || strings.Count(out, "'")%2 == 1 {
+		out = strings.TrimRight(out, `"'`) // the end of a quoted bash -c
+	}
+	return out
 }
 
 var reFileArg = regexp.MustCompile(`^[\w./-]+\.(?:go|py|ts|tsx|js|jsx|rs|ex|exs|rb|php|java|kt|json|ya?ml|toml|md|css|scss|html|heex|nix|sh)(?::\d+)?$`)

@@ -138,10 +138,7 @@ func extractSession(s *transcript.Session) []Candidate {
 }
 
 // leftOpen is the work a session left, as far as it shows: what the
-// person put off, what the agent named as left, checks still failing, the
-// pending tasks of its last compaction summary that nothing took up. The
-// summary holds them even when they are not sure enough to be threads of
-// their own.
+// person put off, what the agent named as left, checks still failing.
 func leftOpen(s *transcript.Session) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -157,12 +154,17 @@ func leftOpen(s *transcript.Session) []string {
 			add(c.Title)
 		}
 	}
-	for _, c := range extractCompactions(s) {
-		if c.Kind == schema.KindThread {
-			add(c.Title)
+	return out
+}
+
+// lastRequest is the person's last substantive request, in a line.
+func lastRequest(s *transcript.Session) string {
+	for i := len(s.Turns) - 1; i >= 0; i-- {
+		if t := s.Turns[i]; t.IsPerson() && substantive(t.Text) {
+			return ask(t.Text)
 		}
 	}
-	return out
+	return ""
 }
 
 // ending says how a session stopped when it stopped short: on a rejected
@@ -178,6 +180,12 @@ func ending(s *transcript.Session) string {
 			return "the person rejected the agent's last action (" + clip(oneLine(callName(t.Call)), 80) + ")"
 		case t.IsPerson() && substantive(t.Text):
 			return "before the agent answered the last request: " + ask(t.Text)
+		case t.Call != nil && !t.Call.ByPerson:
+			// No closing reply after the agent's last action: it stopped mid-work.
+			if last := lastRequest(s); last != "" {
+				return "while the agent was still working on: " + last
+			}
+			return ""
 		case t.IsAgent(), t.Call != nil:
 			return ""
 		}

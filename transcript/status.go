@@ -74,6 +74,12 @@ func classify(c *Call, isError bool) {
 			c.Exit = atoiPtr(m[1])
 		}
 	}
+	if (c.Exit == nil || *c.Exit == 0) && !isError && piped(c.Command) && reHiddenFailure.MatchString(out) {
+		// "go test ./... | tail" exits with tail's status: the output says
+		// how the command before the pipe ended.
+		c.Status = Failed
+		return
+	}
 	switch {
 	case c.Exit != nil && (*c.Exit == 127 || *c.Exit == 126):
 		// The command does not exist, or cannot be executed: nothing ran.
@@ -113,6 +119,20 @@ func ranInSandbox(c *Call, out string) bool {
 	// "bash: $'\r': command not found" is a script with Windows line
 	// endings: it ran, and failed. A missing program did not run.
 	return !strings.Contains(program, "command not found") || strings.Contains(program, `$'\r'`)
+}
+
+// reHiddenFailure are the lines test runners and compilers print when
+// they fail, whatever exit status a pipe leaves.
+var reHiddenFailure = regexp.MustCompile(`(?m)^(?:--- FAIL:|FAIL\s|FAIL$|panic: |FAILED |npm ERR!|error(?:\[E\d+\])?: |test result: FAILED)|\[(?:PANICKED|FAIL)\]|\b[1-9]\d* (?:failed|failures?)\b|Tests:\s+[1-9]\d* failed`)
+
+// piped reports a shell command whose status is its last stage's.
+func piped(cmd string) bool {
+	for i := 0; i < len(cmd); i++ {
+		if cmd[i] == '|' && (i+1 == len(cmd) || cmd[i+1] != '|') && (i == 0 || cmd[i-1] != '|') {
+			return true
+		}
+	}
+	return false
 }
 
 func atoiPtr(s string) *int {

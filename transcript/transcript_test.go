@@ -280,3 +280,24 @@ func TestPlainText(t *testing.T) {
 		t.Errorf("bound keeps escapes: %q", c.Output)
 	}
 }
+
+// A pipe hides a failing test run's status; its output does not.
+func TestHiddenFailure(t *testing.T) {
+	for _, tt := range []struct {
+		cmd, out string
+		want     Status
+	}{
+		{"go test ./... 2>&1 | tail -5", "--- FAIL: TestX (0.00s)\nFAIL\tshop/cart\t0.01s", Failed},
+		{"go test ./... | tail -5", "ok  \tshop/cart\t0.01s", OK},
+		{"mix test | tee out.txt", "48 tests, 2 failures", Failed},
+		{"mix test | tee out.txt", "48 tests, 0 failures", OK},
+		{"go test ./...", "--- FAIL: TestX (0.00s)", OK}, // no pipe: the exit status says it all
+		{"make test || true", "--- FAIL: TestX", OK},
+	} {
+		c := &Call{Tool: "Bash", Command: tt.cmd, Output: tt.out, Exit: atoiPtr("0")}
+		classify(c, false)
+		if c.Status != tt.want {
+			t.Errorf("%q → %q: %s, want %s", tt.cmd, tt.out, c.Status, tt.want)
+		}
+	}
+}
