@@ -107,6 +107,10 @@ func (h *handler) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	// The session id names the journal file and lands in commit trailers,
+	// frontmatter, the access log and this log: no control bytes, no
+	// secrets.
+	p.SessionID = extract.SanitizeLine(p.SessionID)
 	h.p = p
 	return h.handle(ctx)
 }
@@ -346,7 +350,11 @@ func (h *handler) detachFinalize() error {
 	if err != nil {
 		return err
 	}
-	if err := json.NewEncoder(f).Encode(h.p); err != nil {
+	// The payload waits on disk for the finalizer: nothing in it unredacted.
+	p := *h.p
+	p.Prompt, p.LastAssistant = h.red.Clean(p.Prompt), h.red.Clean(p.LastAssistant)
+	p.ToolInput, p.ToolResponse = nil, nil
+	if err := json.NewEncoder(f).Encode(&p); err != nil {
 		f.Close()
 		return err
 	}

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -50,8 +51,8 @@ func needsClean(s string) bool {
 }
 
 // FindControl returns the 1-based line and the character of the first
-// control character or invalid UTF-8 byte in s, or line 0 when there is
-// none.
+// control character or invalid UTF-8 byte (utf8.RuneError) in s, or line
+// 0 when there is none.
 func FindControl(s string) (line int, r rune) {
 	if !needsClean(s) {
 		return 0, 0
@@ -61,7 +62,7 @@ func FindControl(s string) (line int, r rune) {
 		c, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case c == utf8.RuneError && size <= 1:
-			return line, rune(s[i])
+			return line, utf8.RuneError
 		case IsControl(c):
 			return line, c
 		case c == '\n':
@@ -94,4 +95,12 @@ func (m *Memory) CleanStrings(clean func(string) string) {
 			}
 		}
 	}
+}
+
+// DescribeControl names what FindControl found, for error messages.
+func DescribeControl(r rune) string {
+	if r == utf8.RuneError {
+		return "a byte that is not UTF-8"
+	}
+	return fmt.Sprintf("control character %U", r)
 }
