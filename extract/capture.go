@@ -18,7 +18,7 @@ import (
 // first line: Codex rollouts carry a payload, cairn's journal a redaction
 // version, Claude Code transcripts a message type.
 func ParseFile(path string) (*Transcript, string, error) {
-	data, err := os.ReadFile(path)
+	data, err := readTranscript(path)
 	if err != nil {
 		return nil, "", err
 	}
@@ -42,6 +42,43 @@ func ParseFile(path string) (*Transcript, string, error) {
 		t, err = ParseClaude(bytes.NewReader(data), path)
 		return t, "claude-code", err
 	}
+}
+
+// MaxTranscriptBytes bounds a transcript read whole: past it the journal
+// stands in (hooks) or the user is told (extract).
+const MaxTranscriptBytes = 128 << 20
+
+// readTranscript reads a regular file of at most MaxTranscriptBytes. A
+// hook payload can name anything: /dev/zero or /dev/urandom would be read
+// forever, a FIFO would block, a directory or a device is no transcript.
+func readTranscript(path string) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("transcript %s is not a regular file (%s)", path, fi.Mode().Type())
+	}
+	if fi.Size() > MaxTranscriptBytes {
+		return nil, fmt.Errorf("transcript %s is %d MB, more than the %d MB cairn reads", path, fi.Size()>>20, MaxTranscriptBytes>>20)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	// The path may have been swapped between the two looks.
+	if now, err := f.Stat(); err != nil || !os.SameFile(fi, now) {
+		return nil, fmt.Errorf("transcript %s changed while being opened", path)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxTranscriptBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxTranscriptBytes {
+		return nil, fmt.Errorf("transcript %s grew past the %d MB cairn reads", path, MaxTranscriptBytes>>20)
+	}
+	return data, nil
 }
 
 func firstLine(data []byte) []byte {

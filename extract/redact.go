@@ -35,6 +35,10 @@ type rule struct {
 	// pick, when set, chooses the secret span from the submatches and
 	// may reject the match (a placeholder, a name that is no secret).
 	pick func(text string, m []int) (start, end int, ok bool)
+	// lead rules start with a separator before their word (" -u").
+	lead bool
+	// pre, when set, rejects a start cheaply before the expression runs.
+	pre func(text string, start int) bool
 
 	once sync.Once
 	anch *regexp.Regexp
@@ -108,6 +112,11 @@ func (r *Redactor) Scan(text string) []Finding {
 	return out
 }
 
+// maxMatch bounds one match of a single-line rule (JWTs run to a few
+// kilobytes): an attempt never reads further, so the cost of a scan stays
+// linear in the text even when it is one line of megabytes.
+const maxMatch = 16 << 10
+
 // find calls fn with the submatch indexes of every match of the rule in
 // text. Go's regexp has no DFA: an unanchored search costs a pass of its
 // NFA over the whole text per rule. A rule with hints is instead tried,
@@ -138,8 +147,8 @@ func (ru *rule) find(text, lower string, fn func(m []int)) {
 		if c < last {
 			continue // inside the previous match
 		}
-		end := len(text)
-		if j := strings.IndexByte(text[c:], '\n'); j >= 0 {
+		end := min(len(text), c+maxMatch)
+		if j := strings.IndexByte(text[c:end], '\n'); j >= 0 {
 			end = c + j
 		}
 		m := ru.anchored().FindStringSubmatchIndex(text[c:end])
@@ -149,7 +158,10 @@ func (ru *rule) find(text, lower string, fn func(m []int)) {
 		m = shift(m, c)
 		// The anchored form cannot see the character before c: check
 		// \b and (^|\s) with the rule itself, one character back.
-		w := max(c-1, strings.LastIndexByte(text[:c], '\n')+1)
+		w := c
+		if c > 0 && text[c-1] != '\n' {
+			w = c - 1
+		}
 		if loc := ru.re.FindStringIndex(text[w:m[1]]); loc == nil || w+loc[0] > c {
 			continue
 		}
@@ -167,9 +179,10 @@ func shift(m []int, by int) []int {
 	return m
 }
 
-// starts lists where a match of the rule may begin, in order: at each
-// hint, the character before it, and the start of the word holding it
-// (and the character before that: "NAME=", " --password").
+// starts lists where a match of the rule may begin, in order: at the
+// start of the word holding each hint (a key's prefix, a variable's
+// name, a keyword), and for rules that begin with a separator (" -u",
+// "&sig=") one character before it.
 func (ru *rule) starts(text, lower string) []int {
 	var out []int
 	for _, h := range ru.hints {
@@ -183,11 +196,10 @@ func (ru *rule) starts(text, lower string) []int {
 			for w > 0 && p-w < 256 && isIdentByte(text[w-1]) {
 				w--
 			}
-			out = append(out, p, w)
-			if p > 0 {
-				out = append(out, p-1)
+			if ru.pre == nil || ru.pre(text, w) {
+				out = append(out, w)
 			}
-			if w > 0 {
+			if ru.lead && w > 0 {
 				out = append(out, w-1)
 			}
 			from = p + len(h)

@@ -18,26 +18,26 @@ var builtinRules = []*rule{
 	{name: "github-token", hints: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, re: regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{50,})\b`), pick: unmasked(0, "")},
 	{name: "slack-token", hints: []string{"xox"}, re: regexp.MustCompile(`\bxox[baprse]-[A-Za-z0-9-]{10,}`), pick: unmasked(0, "xox")},
 	{name: "slack-webhook", hints: []string{"hooks.slack.com/"}, re: regexp.MustCompile(`\bhooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_/\-]{16,})`), group: 1, pick: unmasked(1, "")},
-	{name: "discord-webhook", hints: []string{"/api/webhooks/"}, re: regexp.MustCompile(`\bdiscord(?:app)?\.com/api/webhooks/[0-9]+/([A-Za-z0-9_\-]{20,})`), group: 1, pick: unmasked(1, "")},
+	{name: "discord-webhook", hints: []string{"discord"}, re: regexp.MustCompile(`\bdiscord(?:app)?\.com/api/webhooks/[0-9]+/([A-Za-z0-9_\-]{20,})`), group: 1, pick: unmasked(1, "")},
 	{name: "gitlab-token", hints: []string{"glpat-"}, re: regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-]{20,}`), pick: unmasked(0, "glpat-")},
 	{name: "google-api-key", hints: []string{"aiza"}, re: regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}\b`), pick: unmasked(0, "AIza")},
 	{name: "stripe-key", hints: []string{"_live_", "_test_"}, re: regexp.MustCompile(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}\b`), pick: unmasked(0, "")},
 	{name: "jwt", hints: []string{"eyj"}, re: regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`)},
 	{name: "connection-string", hints: []string{"://"}, re: regexp.MustCompile(`\b[a-z][a-z0-9+.\-]*://[^\s:/@]+:([^\s@/]{3,})@`), group: 1, pick: notPlaceholder(1)},
 	{name: "azure-key", hints: []string{"key"}, re: regexp.MustCompile(`(?i)\b(?:Account|SharedAccess)Key\s*=\s*([A-Za-z0-9+/%]{20,}={0,2})`), group: 1, pick: notPlaceholder(1)},
-	{name: "sas-signature", hints: []string{"sig="}, re: regexp.MustCompile(`[?&]sig=([A-Za-z0-9%+/]{20,}(?:=|%3D){0,2})`), group: 1, pick: notPlaceholder(1)},
+	{name: "sas-signature", hints: []string{"sig="}, lead: true, re: regexp.MustCompile(`[?&]sig=([A-Za-z0-9%+/]{20,}(?:=|%3D){0,2})`), group: 1, pick: notPlaceholder(1)},
 	// "Authorization: Basic dXNl...", "Bearer ...", "token ...".
 	{name: "basic-auth", hints: []string{"basic"}, re: regexp.MustCompile(`(?i)\bbasic\s+([A-Za-z0-9+/]{8,}={0,2})(?:[^A-Za-z0-9+/=]|$)`), group: 1, pick: basicAuth},
 	{name: "bearer-token", hints: []string{"bearer", "token"}, re: regexp.MustCompile(`(?i)\b(?:bearer|token)\s+([A-Za-z0-9_\-.=~+/]{20,})`), group: 1, pick: notPlaceholder(1)},
 	// Passwords on command lines: curl -u user:pass, sshpass -p,
 	// mysql -pPASS, --password=..., wget --http-password ...
-	{name: "cli-password", hints: []string{"-u", "--user", "--proxy-user"}, re: regexp.MustCompile(`(?:^|\s)(?:-u|--user|--proxy-user)[ =]?["']?[^\s:"'@]+:([^\s"'@]{3,})`), group: 1, pick: notPlaceholder(1)},
+	{name: "cli-password", hints: []string{"-u", "--user", "--proxy-user"}, lead: true, re: regexp.MustCompile(`(?:^|\s)(?:-u|--user|--proxy-user)[ =]?["']?[^\s:"'@]+:([^\s"'@]{3,})`), group: 1, pick: notPlaceholder(1)},
 	{name: "cli-password", hints: []string{"sshpass"}, re: regexp.MustCompile(`\bsshpass\s+-p\s*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))`), group: 1, pick: firstGroup(1, placeholder)},
-	{name: "cli-password", hints: []string{"password"}, re: regexp.MustCompile(`(?:^|\s)--(?:[a-z]+-)?password[ =](?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'-][^\s"']*))`), group: 1, pick: firstGroup(1, placeholder)},
+	{name: "cli-password", hints: []string{"password"}, lead: true, re: regexp.MustCompile(`(?:^|\s)--(?:[a-z]+-)?password[ =](?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'-][^\s"']*))`), group: 1, pick: firstGroup(1, placeholder)},
 	{name: "cli-password", hints: []string{"mysql", "mariadb"}, re: regexp.MustCompile(`\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]*?\s-p(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']{3,}))`), group: 1, pick: firstGroup(1, placeholder)},
 	// NAME=value, NAME: value, "name": "value" where NAME says it is a
 	// secret; values in quotes may hold spaces.
-	{name: "secret-assignment", hints: []string{"secret", "token", "pass", "pwd", "key", "auth", "credential"}, re: regexp.MustCompile(`(?i)([A-Za-z0-9_.\-]*(?:secret|token|passw(?:or)?d|pwd|pass|passphrase|key|auth|credentials?)[A-Za-z0-9_.\-]*)["']?\s*[:=]\s*(?:"([^"\n]{6,})"|'([^'\n]{6,})'|([^\s"'` + "`" + `,;]{6,}))`), pick: assignment},
+	{name: "secret-assignment", hints: []string{"secret", "token", "pass", "pwd", "key", "auth", "credential"}, pre: assignsAt, re: regexp.MustCompile(`(?i)([A-Za-z0-9_.\-]*(?:secret|token|passw(?:or)?d|pwd|pass|passphrase|key|auth|credentials?)[A-Za-z0-9_.\-]*)["']?\s*[:=]\s*(?:"([^"\n]{6,})"|'([^'\n]{6,})'|([^\s"'` + "`" + `,;]{6,}))`), pick: assignment},
 	// Prose: "the password is hunter2pass", "my token was ...".
 	{name: "secret-prose", hints: []string{"password", "passphrase", "passcode", "pin code", "secret key", "api key", "token"}, re: regexp.MustCompile(`(?i)\b(?:password|passphrase|passcode|pin code|secret key|api key|token)\s+(?:is|was|=|:)\s+["'“]?([^\s"'”]{6,})`), group: 1, pick: firstGroup(1, func(v string) bool { return !secretValue(v) })},
 }
@@ -107,6 +107,22 @@ func basicAuth(text string, m []int) (int, int, bool) {
 		return 0, 0, false
 	}
 	return s, e, true
+}
+
+// assignsAt reports whether the word at start is followed by "=" or ":"
+// (after an optional quote and spaces), as a name being assigned is.
+func assignsAt(text string, start int) bool {
+	i := start
+	for i < len(text) && isIdentByte(text[i]) {
+		i++
+	}
+	if i < len(text) && (text[i] == '"' || text[i] == '\'') {
+		i++
+	}
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+		i++
+	}
+	return i < len(text) && (text[i] == '=' || text[i] == ':')
 }
 
 // assignment accepts NAME=value when a word of NAME names a secret and

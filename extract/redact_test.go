@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cairnmem/cairn/internal/golden"
 )
@@ -71,5 +72,20 @@ func TestUserRulesAndFindingLines(t *testing.T) {
 	}
 	if _, err := NewRedactor([]string{"("}); err == nil {
 		t.Fatal("a broken user rule was accepted")
+	}
+}
+
+// A memory body can be one line of megabytes full of hint words ("token",
+// "key"): the scan stays linear (it took minutes when every attempt
+// looked for the end of the line).
+func TestScanLongLineIsLinear(t *testing.T) {
+	r, _ := NewRedactor(nil)
+	line := strings.Repeat("token42 cache_key passes auth ", 140000) // 4 MB, no newline
+	start := time.Now()
+	if fs := r.Scan(line); len(fs) != 0 {
+		t.Fatalf("findings in plain words: %v", fs[:1])
+	}
+	if took := time.Since(start); took > 20*time.Second {
+		t.Fatalf("scanning 4 MB took %s", took)
 	}
 }

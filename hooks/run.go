@@ -373,10 +373,29 @@ func (h *handler) detachFinalize() error {
 // PayloadFile is set by `cairn hook finalize --payload`.
 var PayloadFile string
 
+// finalizeDeadline bounds the detached finalizer: nobody waits for it, so
+// nothing else would stop a capture that runs away (it once grew to 16 GB
+// in 73 s). Work that ignores the context is stopped hard a little later;
+// a write cut short that way is finished by the next writer.
+var (
+	finalizeDeadline = 2 * time.Minute
+	finalizeGrace    = 15 * time.Second
+)
+
+// hardStop ends the finalizer process; tests replace it.
+var hardStop = func() { os.Exit(0) }
+
 func (h *handler) finalize(ctx context.Context) error {
 	if PayloadFile == "" {
 		return errors.New("finalize needs --payload")
 	}
+	ctx, cancel := context.WithTimeout(ctx, finalizeDeadline)
+	defer cancel()
+	stop := time.AfterFunc(finalizeDeadline+finalizeGrace, func() {
+		logf(h.log, "finalize: still running after %s; stopped", finalizeDeadline+finalizeGrace)
+		hardStop()
+	})
+	defer stop.Stop()
 	defer os.Remove(PayloadFile)
 	data, err := os.ReadFile(PayloadFile)
 	if err != nil {

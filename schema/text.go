@@ -104,3 +104,19 @@ func DescribeControl(r rune) string {
 	}
 	return fmt.Sprintf("control character %U", r)
 }
+
+// MaxFileBytes is the most a memory file may hold. Memories are notes
+// with a one-line summary and an overview; a 10 MB body took seconds to
+// commit and hundreds of megabytes to index. Larger material belongs in
+// the project, linked from a memory.
+const MaxFileBytes = 1 << 20
+
+// CheckSize refuses a file of n bytes over MaxFileBytes.
+func CheckSize(file string, n int64) error {
+	if n <= MaxFileBytes {
+		return nil
+	}
+	e := &ValidationError{}
+	e.add(file, 0, "file", "is %d KB; a memory holds at most %d KB (split it, or keep the material in the project and link to it)", n>>10, MaxFileBytes>>10)
+	return e
+}

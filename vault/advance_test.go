@@ -2,6 +2,7 @@ package vault_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cairnmem/cairn/schema"
 	"github.com/cairnmem/cairn/vault"
 )
 
@@ -163,5 +165,29 @@ func TestRepairKeepsDeliberateStaging(t *testing.T) {
 	}
 	if st := gitOut(t, v.Root, "status", "--porcelain"); st != "M  events/a.md" {
 		t.Fatalf("status = %q", st)
+	}
+}
+
+// A memory over schema.MaxFileBytes is refused on every write path, and
+// reading one names the file and the limit.
+func TestMemorySizeIsBounded(t *testing.T) {
+	v := newVault(t)
+	m := schema.New(schema.KindEvent, "Huge", time.Now())
+	m.URI = schema.URI{Scope: v.Scope, Path: "events/huge"}
+	m.Body = strings.Repeat("word ", schema.MaxFileBytes/5+1)
+	if _, err := v.Create(context.Background(), m, vault.CommitMeta{}); !errors.Is(err, schema.ErrInvalid) {
+		t.Fatalf("remember of a %d-byte memory: %v", len(m.Body), err)
+	}
+	data, _ := m.Marshal()
+	p := filepath.Join(v.Root, "events", "hand.md")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := v.CommitWorkTree(context.Background(), vault.CommitMeta{}, vault.HandEditOptions{})
+	if err != nil || res.Committed() || len(res.Rejected) != 1 || !strings.Contains(res.Rejected[0].Err.Error(), "at most 1024 KB") {
+		t.Fatalf("hand edit of a huge memory: %+v, %v", res, err)
 	}
 }

@@ -106,6 +106,9 @@ func (tx *Tx) Put(m *schema.Memory) error {
 	if err != nil {
 		return err
 	}
+	if err := schema.CheckSize(m.URI.RelPath(), int64(len(data))); err != nil {
+		return err
+	}
 	if err := tx.guard(m.URI.RelPath(), data); err != nil {
 		return err
 	}
@@ -121,6 +124,9 @@ func (tx *Tx) PutFile(rel string, data []byte) error {
 	}
 	if data == nil {
 		data = []byte{}
+	}
+	if err := schema.CheckSize(rel, int64(len(data))); err != nil {
+		return err
 	}
 	if err := tx.guard(rel, data); err != nil {
 		return err

@@ -48,6 +48,7 @@ func TestScripts(t *testing.T) {
 			"jsonlen":    cmdJSONLen,
 			"hookreplay": cmdHookReplay,
 			"killloop":   cmdKillLoop,
+			"hookfuzz":   cmdHookFuzz,
 		},
 	})
 }
