@@ -114,6 +114,9 @@ func (ix *Index) update(ctx context.Context, hint *delta) (uint64, error) {
 	if !sameEmbedder(m.Embedder, ix.embedderInfo()) {
 		return 0, fmt.Errorf("%w: embedder changed", errRebuild)
 	}
+	if err := m.checkStores(ix.l.genDir(gen)); err != nil {
+		return 0, fmt.Errorf("%w: %v", errRebuild, err)
+	}
 	if d == nil {
 		if d, err = ix.diff(m); err != nil {
 			return 0, err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/cairnmem/cairn/index"
 	"github.com/cairnmem/cairn/schema"
 	"github.com/cairnmem/cairn/vault"
 )
@@ -47,6 +48,7 @@ func (c *DoctorCmd) Run(g *Globals, env *Env) error {
 		}
 		r := v.Doctor()
 		r.Repaired = repaired
+		c.checkCache(env, v, &r)
 		errs += r.Errors()
 		reports = append(reports, r)
 	}
@@ -97,5 +99,31 @@ func printRepairs(env *Env, r *vault.RepairReport) {
 	}
 	if n := len(r.Temps); n > 0 {
 		env.Printf("  repaired: removed %d temp file(s) of killed writers\n", n)
+	}
+}
+
+// checkCache opens the search cache the way a search does; damage a
+// search would trip on is rebuilt (or, with --check, reported).
+func (c *DoctorCmd) checkCache(env *Env, v *vault.Vault, r *vault.Report) {
+	ctx := context.Background()
+	ix, err := index.Open(v, index.Options{LockTimeout: env.g.LockTimeout})
+	if err != nil {
+		r.Problems = append(r.Problems, vault.Problem{Severity: vault.SevWarning, Code: "cache", Message: "search cache: " + err.Error(), Fix: "fix index: in cairn.yaml"})
+		return
+	}
+	st, err := ix.Status(ctx)
+	switch {
+	case err != nil:
+		r.Problems = append(r.Problems, vault.Problem{Severity: vault.SevWarning, Code: "cache", Message: "search cache: " + err.Error(), Fix: "run `cairn reindex`"})
+	case st.NeedRebuild == "" || st.NotBuilt:
+	case c.Check:
+		r.Problems = append(r.Problems, vault.Problem{Severity: vault.SevWarning, Code: "cache", Message: "the search cache is damaged: " + st.NeedRebuild,
+			Fix: "run `cairn doctor` or `cairn reindex` (the next search also rebuilds it)"})
+	default:
+		if err := ix.Rebuild(ctx, ""); err != nil {
+			r.Problems = append(r.Problems, vault.Problem{Severity: vault.SevError, Code: "cache", Message: "rebuilding the damaged search cache failed: " + err.Error(), Fix: "delete " + ix.Dir() + " and run `cairn reindex`"})
+			return
+		}
+		r.Problems = append(r.Problems, vault.Problem{Severity: vault.SevInfo, Code: "cache-rebuilt", Message: "rebuilt the damaged search cache (" + st.NeedRebuild + ")"})
 	}
 }
