@@ -22,7 +22,7 @@ import (
 //   - the next cairn write, or `cairn doctor`, must leave the work tree,
 //     the git index and HEAD equal (`git status` clean, untracked files
 //     included), `git fsck --strict` clean, and every memory committed
-//     before still in HEAD.
+//     before still in HEAD, and no temp file of the killed writer left.
 //
 // OP is remember, commit (hand edits made before each run) or sync
 // (against the clone in $WORK/peer through the remote $WORK/remote.git).
@@ -184,6 +184,9 @@ func (k *killer) check(sys string, n int, before []string) error {
 	}
 	if out, err := k.exec(k.vault, "git", "fsck", "--strict", "--no-progress", "--no-dangling"); err != nil {
 		return fmt.Errorf("git fsck: %v\n%s", err, out)
+	}
+	if temps, _ := k.exec(k.vault, "find", ".", "-name", ".cairn-tmp-*"); strings.TrimSpace(temps) != "" {
+		return fmt.Errorf("temp files of the killed writer left behind:\n%s", temps)
 	}
 	after := k.headFiles(k.vault)
 	for _, f := range before {
