@@ -9,21 +9,23 @@ import (
 )
 
 // builtinRules cover provider keys, tokens, key blocks, secret-looking
-// assignments and connection strings with passwords.
+// assignments and connection strings with passwords. Key prefixes also
+// match with a capital first letter: extractors capitalize the titles
+// they make from a sentence ("Sk-ant-...", "Redis://user:pass@...").
 var builtinRules = []*rule{
 	{name: "private-key", hints: []string{"-----begin "}, multiline: true, re: regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)`)},
-	{name: "anthropic-key", hints: []string{"sk-ant-"}, re: regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_\-]{20,}`), pick: unmasked(0, "sk-ant-")},
-	{name: "openai-key", hints: []string{"sk-"}, re: regexp.MustCompile(`\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}`), pick: unmasked(0, "sk-")},
+	{name: "anthropic-key", hints: []string{"sk-ant-"}, re: regexp.MustCompile(`\b[sS]k-ant-[A-Za-z0-9_\-]{20,}`), pick: unmasked(0, "sk-ant-", "Sk-ant-")},
+	{name: "openai-key", hints: []string{"sk-"}, re: regexp.MustCompile(`\b[sS]k-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}`), pick: unmasked(0, "sk-", "Sk-")},
 	{name: "aws-access-key", hints: []string{"akia", "asia"}, re: regexp.MustCompile(`\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`), pick: unmasked(0, "")},
-	{name: "github-token", hints: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, re: regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{50,})\b`), pick: unmasked(0, "")},
-	{name: "slack-token", hints: []string{"xox"}, re: regexp.MustCompile(`\bxox[baprse]-[A-Za-z0-9-]{10,}`), pick: unmasked(0, "xox")},
+	{name: "github-token", hints: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, re: regexp.MustCompile(`\b(?:[gG]h[pousr]_[A-Za-z0-9]{36,}|[gG]ithub_pat_[A-Za-z0-9_]{50,})\b`), pick: unmasked(0, "")},
+	{name: "slack-token", hints: []string{"xox"}, re: regexp.MustCompile(`\b[xX]ox[baprse]-[A-Za-z0-9-]{10,}`), pick: unmasked(0, "xox", "Xox")},
 	{name: "slack-webhook", hints: []string{"hooks.slack.com/"}, re: regexp.MustCompile(`\bhooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_/\-]{16,})`), group: 1, pick: unmasked(1, "")},
 	{name: "discord-webhook", hints: []string{"discord"}, re: regexp.MustCompile(`\bdiscord(?:app)?\.com/api/webhooks/[0-9]+/([A-Za-z0-9_\-]{20,})`), group: 1, pick: unmasked(1, "")},
-	{name: "gitlab-token", hints: []string{"glpat-"}, re: regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-]{20,}`), pick: unmasked(0, "glpat-")},
+	{name: "gitlab-token", hints: []string{"glpat-"}, re: regexp.MustCompile(`\b[gG]lpat-[A-Za-z0-9_\-]{20,}`), pick: unmasked(0, "glpat-", "Glpat-")},
 	{name: "google-api-key", hints: []string{"aiza"}, re: regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}\b`), pick: unmasked(0, "AIza")},
-	{name: "stripe-key", hints: []string{"_live_", "_test_"}, re: regexp.MustCompile(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}\b`), pick: unmasked(0, "")},
-	{name: "jwt", hints: []string{"eyj"}, re: regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`)},
-	{name: "connection-string", hints: []string{"://"}, re: regexp.MustCompile(`\b[a-z][a-z0-9+.\-]*://[^\s:/@]+:([^\s@/]{3,})@`), group: 1, pick: notPlaceholder(1)},
+	{name: "stripe-key", hints: []string{"_live_", "_test_"}, re: regexp.MustCompile(`\b(?:[sS]k|[rR]k)_(?:live|test)_[A-Za-z0-9]{16,}\b`), pick: unmasked(0, "")},
+	{name: "jwt", hints: []string{"eyj"}, re: regexp.MustCompile(`\b[eE]yJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`)},
+	{name: "connection-string", hints: []string{"://"}, re: regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@]+:([^\s@/]{3,})@`), group: 1, pick: notPlaceholder(1)},
 	{name: "azure-key", hints: []string{"key"}, re: regexp.MustCompile(`(?i)\b(?:Account|SharedAccess)Key\s*=\s*([A-Za-z0-9+/%]{20,}={0,2})`), group: 1, pick: notPlaceholder(1)},
 	{name: "sas-signature", hints: []string{"sig="}, lead: true, re: regexp.MustCompile(`[?&]sig=([A-Za-z0-9%+/]{20,}(?:=|%3D){0,2})`), group: 1, pick: notPlaceholder(1)},
 	// "Authorization: Basic dXNl...", "Bearer ...", "token ...".
@@ -32,9 +34,9 @@ var builtinRules = []*rule{
 	// Passwords on command lines: curl -u user:pass, sshpass -p,
 	// mysql -pPASS, --password=..., wget --http-password ...
 	{name: "cli-password", hints: []string{"-u", "--user", "--proxy-user"}, lead: true, re: regexp.MustCompile(`(?:^|\s)(?:-u|--user|--proxy-user)[ =]?["']?[^\s:"'@]+:([^\s"'@]{3,})`), group: 1, pick: notPlaceholder(1)},
-	{name: "cli-password", hints: []string{"sshpass"}, re: regexp.MustCompile(`\bsshpass\s+-p\s*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))`), group: 1, pick: firstGroup(1, placeholder)},
+	{name: "cli-password", hints: []string{"sshpass"}, re: regexp.MustCompile(`\b(?i:sshpass)\s+-p\s*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))`), group: 1, pick: firstGroup(1, placeholder)},
 	{name: "cli-password", hints: []string{"password"}, lead: true, re: regexp.MustCompile(`(?:^|\s)--(?:[a-z]+-)?password[ =](?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'-][^\s"']*))`), group: 1, pick: firstGroup(1, placeholder)},
-	{name: "cli-password", hints: []string{"mysql", "mariadb"}, re: regexp.MustCompile(`\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]*?\s-p(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']{3,}))`), group: 1, pick: firstGroup(1, placeholder)},
+	{name: "cli-password", hints: []string{"mysql", "mariadb"}, re: regexp.MustCompile(`\b(?i:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]*?\s-p(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']{3,}))`), group: 1, pick: firstGroup(1, placeholder)},
 	// NAME=value, NAME: value, "name": "value" where NAME says it is a
 	// secret; values in quotes may hold spaces.
 	{name: "secret-assignment", hints: []string{"secret", "token", "pass", "pwd", "key", "auth", "credential"}, pre: assignsAt, re: regexp.MustCompile(`(?i)([A-Za-z0-9_.\-]*(?:secret|token|passw(?:or)?d|pwd|pass|passphrase|key|auth|credentials?)[A-Za-z0-9_.\-]*)["']?\s*[:=]\s*(?:"([^"\n]{6,})"|'([^'\n]{6,})'|([^\s"'` + "`" + `,;]{6,}))`), pick: assignment},
@@ -71,8 +73,13 @@ func notPlaceholder(g int) func(string, []int) (int, int, bool) { return firstGr
 
 // unmasked rejects documentation masks of a key format: sk-xxxxxxxx...,
 // AKIAXXXXXXXXXXXXXXXX, xoxb-your-token-here.
-func unmasked(g int, prefix string) func(string, []int) (int, int, bool) {
-	return firstGroup(g, func(v string) bool { return masked(strings.TrimPrefix(v, prefix)) })
+func unmasked(g int, prefixes ...string) func(string, []int) (int, int, bool) {
+	return firstGroup(g, func(v string) bool {
+		for _, p := range prefixes {
+			v = strings.TrimPrefix(v, p)
+		}
+		return masked(v)
+	})
 }
 
 // masked reports a value that only shows the shape of a secret: mostly
