@@ -101,27 +101,32 @@ func TestStdioAnswersEverythingReadBeforeEOF(t *testing.T) {
 		fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"memory_remember","arguments":{"kind":"event","title":"Deploy number %d went out","body":"Run %d of the close-stdin test."}}}`+"\n", i, i, i)
 	}
 	byID, _ := runStdio(t, s, in.String(), 0)
-	answered := 0
+	answered, ok := 0, 0
 	for i := 0; i < n; i++ {
-		a, ok := byID[fmt.Sprint(i)]
-		if !ok {
+		a, found := byID[fmt.Sprint(i)]
+		if !found {
 			t.Errorf("request %d was never answered", i)
 			continue
 		}
-		if a.Error != nil || !strings.Contains(string(a.Result), `"commit"`) {
-			t.Errorf("request %d: %s %+v", i, a.Result, a.Error)
-			continue
-		}
 		answered++
+		// Forty writers at once may find the cache busy (slow machines,
+		// the race detector): an error is an answer, but a success must
+		// name its commit.
+		if a.Error == nil && strings.Contains(string(a.Result), `"commit"`) && !strings.Contains(string(a.Result), `"isError":true`) {
+			ok++
+		}
 	}
 	entries, err := s.Vaults[schema.ScopeProject].List(vaultListEvents())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(entries) != answered {
-		t.Fatalf("%d events committed, %d answered", len(entries), answered)
+	if len(entries) != ok {
+		t.Fatalf("%d events committed, %d acknowledged with a commit", len(entries), ok)
 	}
-	t.Logf("MCP requests answered after stdin closed: %d/%d", answered, n)
+	if ok == 0 {
+		t.Fatal("no write succeeded")
+	}
+	t.Logf("MCP requests answered after stdin closed: %d/%d (%d committed)", answered, n, ok)
 }
 
 func vaultListEvents() vault.ListOptions { return vault.ListOptions{Prefix: "events/"} }

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -42,6 +43,12 @@ func TestScripts(t *testing.T) {
 			env.Setenv("CAIRN_SESSION", "")
 			env.Setenv("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
 			return os.MkdirAll(home, 0o755)
+		},
+		Condition: func(cond string) (bool, error) {
+			if cond == "ptrace" {
+				return canTrace(), nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exitcode":   cmdExitCode,
