@@ -39,6 +39,7 @@ func JournalPath(vaultRoot, session string) string {
 // with one write and an fsync: the journal is the replayable truth.
 func AppendJournal(vaultRoot string, e JournalEntry, red *Redactor) error {
 	e.Data = redactValue(e.Data, red).(map[string]any)
+	e.Session, e.Cwd, e.Transcript = red.CleanLine(e.Session), schema.CleanText(e.Cwd), schema.CleanText(e.Transcript)
 	e.Redaction = RedactionVersion
 	line, err := json.Marshal(e)
 	if err != nil {
@@ -70,11 +71,7 @@ func redactValue(v any, red *Redactor) any {
 	case nil:
 		return map[string]any{}
 	case string:
-		s := t
-		if red != nil {
-			s, _ = red.Redact(s)
-		}
-		return bound(s)
+		return bound(red.Clean(t))
 	case map[string]any:
 		out := make(map[string]any, len(t))
 		for k, x := range t {

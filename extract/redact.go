@@ -2,12 +2,12 @@ package extract
 
 import (
 	"fmt"
-	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"unicode"
+	"sync"
 )
 
 // RedactionVersion identifies the redaction rules; memories record it so a
@@ -23,50 +23,46 @@ type Finding struct {
 }
 
 type rule struct {
-	name  string
-	re    *regexp.Regexp
-	group int // the capture group that is secret; 0 for the whole match
-}
+	name string
+	re   *regexp.Regexp
+	// hints are lower-case literals one of which every match contains:
+	// the rule runs only on the lines holding one (Go's regexp has no
+	// DFA, so running every rule over a whole transcript is slow).
+	hints []string
+	// multiline rules match across lines; they run from the first
+	// hint's line to the end.
+	multiline bool
+	group     int // the capture group that is secret; 0 for the whole match
+	// pick, when set, chooses the secret span from the submatches and
+	// may reject the match (a placeholder, a name that is no secret).
+	pick func(text string, m []int) (start, end int, ok bool)
+	// lead rules start with a separator before their word (" -u").
+	lead bool
+	// pre, when set, rejects a start cheaply before the expression runs.
+	pre func(text string, start int) bool
 
-// builtinRules cover provider keys, tokens, key blocks, secret-looking
-// assignments and connection strings with passwords.
-var builtinRules = []rule{
-	{"private-key", regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)`), 0},
-	{"anthropic-key", regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_\-]{20,}`), 0},
-	{"openai-key", regexp.MustCompile(`\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}`), 0},
-	{"aws-access-key", regexp.MustCompile(`\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`), 0},
-	{"github-token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{50,})\b`), 0},
-	{"slack-token", regexp.MustCompile(`\bxox[baprs]-[A-Za-z0-9-]{10,}`), 0},
-	{"gitlab-token", regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-]{20,}`), 0},
-	{"google-api-key", regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}\b`), 0},
-	{"stripe-key", regexp.MustCompile(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}\b`), 0},
-	{"jwt", regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`), 0},
-	{"connection-string", regexp.MustCompile(`\b[a-z][a-z0-9+.\-]*://[^\s:/@]+:([^\s@/]{3,})@`), 1},
-	{"secret-assignment", regexp.MustCompile(`(?i)\b[A-Z0-9_.\-]*(?:SECRET|TOKEN|PASSWORD|PASSWD|PWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|AUTH|CREDENTIAL)[A-Z0-9_.\-]*\s*[:=]\s*["']?([^\s"'` + "`" + `,;]{6,})`), 1},
-	{"bearer-token", regexp.MustCompile(`(?i)\b(?:bearer|token)\s+([A-Za-z0-9_\-.=]{20,})`), 1},
+	once sync.Once
+	anch *regexp.Regexp
 }
 
 var privateRe = regexp.MustCompile(`(?s)<private>.*?</private>`)
 
-// highEntropyRe finds long runs of token characters, checked for entropy.
-var highEntropyRe = regexp.MustCompile(`[A-Za-z0-9+/_\-=]{32,}`)
-
 // Redactor removes secrets from text before it reaches the journal or a
 // commit.
 type Redactor struct {
-	rules []rule
+	rules []*rule
 }
 
 // NewRedactor returns a redactor with the built-in rules and the user's
 // extra patterns (from cairn.yaml).
 func NewRedactor(extra []string) (*Redactor, error) {
-	r := &Redactor{rules: append([]rule{}, builtinRules...)}
+	r := &Redactor{rules: append([]*rule{}, builtinRules...)}
 	for i, p := range extra {
 		re, err := regexp.Compile(p)
 		if err != nil {
 			return nil, fmt.Errorf("redaction rule %d %q: %w", i+1, p, err)
 		}
-		r.rules = append(r.rules, rule{name: "user-rule-" + strconv.Itoa(i+1), re: re})
+		r.rules = append(r.rules, &rule{name: "user-rule-" + strconv.Itoa(i+1), re: re})
 	}
 	return r, nil
 }
@@ -75,34 +71,23 @@ func NewRedactor(extra []string) (*Redactor, error) {
 func (r *Redactor) Scan(text string) []Finding {
 	var out []Finding
 	add := func(name string, start, end int) {
-		out = append(out, Finding{Rule: name, Start: start, End: end, Line: strings.Count(text[:start], "\n") + 1})
+		out = append(out, Finding{Rule: name, Start: start, End: end})
 	}
 	for _, m := range privateRe.FindAllStringIndex(text, -1) {
 		add("private", m[0], m[1])
 	}
+	lower := asciiLower(text)
 	for _, ru := range r.rules {
-		for _, m := range ru.re.FindAllStringSubmatchIndex(text, -1) {
-			s, e := m[0], m[1]
-			if ru.group > 0 && len(m) > 2*ru.group+1 && m[2*ru.group] >= 0 {
-				s, e = m[2*ru.group], m[2*ru.group+1]
+		ru.find(text, lower, func(m []int) {
+			if s, e, ok := ru.span(text, m); ok {
+				add(ru.name, s, e)
 			}
-			switch ru.name {
-			case "secret-assignment":
-				if !secretValue(text[s:e]) {
-					continue
-				}
-			case "connection-string", "bearer-token":
-				if placeholder(text[s:e]) {
-					continue
-				}
-			}
-			add(ru.name, s, e)
-		}
+		})
 	}
 	// A random-looking run is a secret only where no named rule already
 	// found one: "TOKEN=ghp_..." keeps its name and reports the GitHub rule.
 	named := len(out)
-	for _, m := range highEntropyRe.FindAllStringIndex(text, -1) {
+	for _, m := range tokenRuns(text, 32) {
 		if !highEntropy(text[m[0]:m[1]]) {
 			continue
 		}
@@ -117,7 +102,133 @@ func (r *Redactor) Scan(text string) []Finding {
 			add("high-entropy", m[0], m[1])
 		}
 	}
-	return merge(out)
+	out = append(out, r.wrapped(text)...)
+	out = merge(out)
+	line, at := 1, 0
+	for i := range out {
+		line += strings.Count(text[at:out[i].Start], "\n")
+		at = out[i].Start
+		out[i].Line = line
+	}
+	return out
+}
+
+// maxMatch bounds one match of a single-line rule (JWTs run to a few
+// kilobytes): an attempt never reads further, so the cost of a scan stays
+// linear in the text even when it is one line of megabytes.
+const maxMatch = 16 << 10
+
+// find calls fn with the submatch indexes of every match of the rule in
+// text. Go's regexp has no DFA: an unanchored search costs a pass of its
+// NFA over the whole text per rule. A rule with hints is instead tried,
+// anchored, only where a match can start: at and before each hint
+// (lower is text with ASCII lowered, for case-insensitive hints).
+func (ru *rule) find(text, lower string, fn func(m []int)) {
+	if len(ru.hints) == 0 || ru.multiline {
+		from := 0
+		if len(ru.hints) > 0 {
+			from = -1
+			for _, h := range ru.hints {
+				if i := strings.Index(lower, h); i >= 0 && (from < 0 || i < from) {
+					from = i
+				}
+			}
+			if from < 0 {
+				return
+			}
+			from = strings.LastIndexByte(text[:from], '\n') + 1
+		}
+		for _, m := range ru.re.FindAllStringSubmatchIndex(text[from:], -1) {
+			fn(shift(m, from))
+		}
+		return
+	}
+	last := 0
+	for _, c := range ru.starts(text, lower) {
+		if c < last {
+			continue // inside the previous match
+		}
+		end := min(len(text), c+maxMatch)
+		if j := strings.IndexByte(text[c:end], '\n'); j >= 0 {
+			end = c + j
+		}
+		m := ru.anchored().FindStringSubmatchIndex(text[c:end])
+		if m == nil {
+			continue
+		}
+		m = shift(m, c)
+		// The anchored form cannot see the character before c: check
+		// \b and (^|\s) with the rule itself, one character back.
+		w := c
+		if c > 0 && text[c-1] != '\n' {
+			w = c - 1
+		}
+		if loc := ru.re.FindStringIndex(text[w:m[1]]); loc == nil || w+loc[0] > c {
+			continue
+		}
+		last = m[1]
+		fn(m)
+	}
+}
+
+func shift(m []int, by int) []int {
+	for i := range m {
+		if m[i] >= 0 {
+			m[i] += by
+		}
+	}
+	return m
+}
+
+// starts lists where a match of the rule may begin, in order: at the
+// start of the word holding each hint (a key's prefix, a variable's
+// name, a keyword), and for rules that begin with a separator (" -u",
+// "&sig=") one character before it.
+func (ru *rule) starts(text, lower string) []int {
+	var out []int
+	for _, h := range ru.hints {
+		for from := 0; ; {
+			i := strings.Index(lower[from:], h)
+			if i < 0 {
+				break
+			}
+			p := from + i
+			w := p
+			for w > 0 && p-w < 256 && isIdentByte(text[w-1]) {
+				w--
+			}
+			if ru.pre == nil || ru.pre(text, w) {
+				out = append(out, w)
+			}
+			if ru.lead && w > 0 {
+				out = append(out, w-1)
+			}
+			from = p + len(h)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func isIdentByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-'
+}
+
+// anchored is the rule's expression anchored at the start of its input.
+func (ru *rule) anchored() *regexp.Regexp {
+	ru.once.Do(func() { ru.anch = regexp.MustCompile(`^(?:` + ru.re.String() + `)`) })
+	return ru.anch
+}
+
+// asciiLower lowers ASCII letters only, so offsets stay those of s.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 // merge drops findings inside others and orders them.
@@ -156,86 +267,4 @@ func (r *Redactor) Redact(text string) (string, []Finding) {
 	}
 	b.WriteString(text[last:])
 	return b.String(), fs
-}
-
-// secretValue tells a secret-looking assignment from an ordinary one:
-// placeholders, variables and plain words are not secrets.
-func secretValue(v string) bool {
-	if placeholder(v) {
-		return false
-	}
-	if envName.MatchString(v) {
-		return false // api_key_env: ANTHROPIC_API_KEY names a variable
-	}
-	hasDigit, hasLetter := false, false
-	for _, c := range v {
-		if unicode.IsDigit(c) {
-			hasDigit = true
-		} else if unicode.IsLetter(c) {
-			hasLetter = true
-		}
-	}
-	// A word alone ("PASSWORD=required") is prose; a value with digits or
-	// symbols, or a long one, is a secret.
-	return (hasDigit && hasLetter) || len(v) >= 16 || strings.ContainsAny(v, "!@#%^&*+/")
-}
-
-// placeholder reports a value that stands for a secret without being one:
-// a variable, a template, a mask.
-func placeholder(v string) bool {
-	l := strings.ToLower(v)
-	for _, p := range []string{"$", "{{", "<", "xxx", "***", "changeme", "redacted", "example", "placeholder", "your_", "your-", "none", "null", "true", "false", "os.getenv", "env("} {
-		if strings.Contains(l, p) {
-			return true
-		}
-	}
-	return false
-}
-
-var envName = regexp.MustCompile(`^[A-Z][A-Z_]*$`)
-
-// highEntropy judges a long token: random-looking and mixing character
-// classes. Hex digests (git hashes, sha256) and identifiers survive.
-func highEntropy(s string) bool {
-	if isHexString(s) || strings.Count(s, "-") >= 3 || strings.Count(s, "_") >= 3 || strings.Count(s, "/") >= 2 {
-		return false // digests, uuids, identifiers, paths
-	}
-	var lower, upper, digit int
-	freq := map[rune]int{}
-	for _, c := range s {
-		freq[c]++
-		switch {
-		case unicode.IsLower(c):
-			lower++
-		case unicode.IsUpper(c):
-			upper++
-		case unicode.IsDigit(c):
-			digit++
-		}
-	}
-	classes := 0
-	for _, n := range []int{lower, upper, digit} {
-		if n > 0 {
-			classes++
-		}
-	}
-	if classes < 3 {
-		return false
-	}
-	var h float64
-	n := float64(len(s))
-	for _, c := range freq {
-		p := float64(c) / n
-		h -= p * math.Log2(p)
-	}
-	return h >= 4.2
-}
-
-func isHexString(s string) bool {
-	for _, c := range s {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-			return false
-		}
-	}
-	return true
 }

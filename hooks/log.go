@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/cairnmem/cairn/extract"
 )
 
 // maxLog is the size at which the hook log is rotated.
@@ -27,7 +29,10 @@ func logf(path, format string, args ...any) {
 		return
 	}
 	defer f.Close()
-	fmt.Fprintf(f, "%s %s\n", time.Now().UTC().Format(time.RFC3339Nano), fmt.Sprintf(format, args...))
+	// Errors quote ids and text from payloads: the log is a file on disk
+	// like any other, so it gets the same sanitizer.
+	msg := extract.Sanitize(fmt.Sprintf(format, args...))
+	fmt.Fprintf(f, "%s %s\n", time.Now().UTC().Format(time.RFC3339Nano), msg)
 }
 
 // fallbackLog is where a hook logs when it finds no vault.

@@ -108,6 +108,10 @@ func (h *handler) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	// The session id names the journal file and lands in commit trailers,
+	// frontmatter, the access log and this log: no control bytes, no
+	// secrets.
+	p.SessionID = extract.SanitizeLine(p.SessionID)
 	h.p = p
 	return h.handle(ctx)
 }
@@ -350,7 +354,11 @@ func (h *handler) detachFinalize() error {
 	if err != nil {
 		return err
 	}
-	if err := json.NewEncoder(f).Encode(h.p); err != nil {
+	// The payload waits on disk for the finalizer: nothing in it unredacted.
+	p := *h.p
+	p.Prompt, p.LastAssistant = h.red.Clean(p.Prompt), h.red.Clean(p.LastAssistant)
+	p.ToolInput, p.ToolResponse = nil, nil
+	if err := json.NewEncoder(f).Encode(&p); err != nil {
 		f.Close()
 		return err
 	}
@@ -369,10 +377,29 @@ func (h *handler) detachFinalize() error {
 // PayloadFile is set by `cairn hook finalize --payload`.
 var PayloadFile string
 
+// finalizeDeadline bounds the detached finalizer: nobody waits for it, so
+// nothing else would stop a capture that runs away (it once grew to 16 GB
+// in 73 s). Work that ignores the context is stopped hard a little later;
+// a write cut short that way is finished by the next writer.
+var (
+	finalizeDeadline = 2 * time.Minute
+	finalizeGrace    = 15 * time.Second
+)
+
+// hardStop ends the finalizer process; tests replace it.
+var hardStop = func() { os.Exit(0) }
+
 func (h *handler) finalize(ctx context.Context) error {
 	if PayloadFile == "" {
 		return errors.New("finalize needs --payload")
 	}
+	ctx, cancel := context.WithTimeout(ctx, finalizeDeadline)
+	defer cancel()
+	stop := time.AfterFunc(finalizeDeadline+finalizeGrace, func() {
+		logf(h.log, "finalize: still running after %s; stopped", finalizeDeadline+finalizeGrace)
+		hardStop()
+	})
+	defer stop.Stop()
 	defer os.Remove(PayloadFile)
 	data, err := os.ReadFile(PayloadFile)
 	if err != nil {

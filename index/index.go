@@ -93,11 +93,17 @@ type snapshot struct {
 	vec  *vectorFile // mapped on first use
 }
 
-// index opens the generation's bleve index read-only, once.
-func (s *snapshot) index() (bleve.Index, error) {
+// index opens the generation's bleve index read-only, once. bolt and zap
+// panic on some damaged files: that, too, means a rebuild.
+func (s *snapshot) index() (_ bleve.Index, err error) {
 	if s.bi != nil {
 		return s.bi, nil
 	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: open bleve index: %v", errRebuild, r)
+		}
+	}()
 	bi, err := bleve.OpenUsing(s.ix.genPath(s.gen, "bleve"), map[string]any{"read_only": true, "bolt_timeout": s.ix.opts.LockTimeout.String()})
 	if err != nil {
 		return nil, fmt.Errorf("%w: open bleve index: %v", errRebuild, err)
@@ -115,7 +121,11 @@ func (s *snapshot) vectors() (*vectorFile, error) {
 	if s.vec != nil || s.ix.emb == nil || s.m.Embedder.Name == noneName {
 		return s.vec, nil
 	}
-	v, err := openVectors(s.ix.genPath(s.gen, "vectors.f32"), s.m.Embedder.Dims)
+	path := s.ix.genPath(s.gen, "vectors.f32")
+	if err := s.m.checkVectors(path); err != nil {
+		return nil, fmt.Errorf("%w: %v", errRebuild, err)
+	}
+	v, err := openVectors(path, s.m.Embedder.Dims)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errRebuild, err)
 	}
@@ -212,6 +222,9 @@ func (ix *Index) openSnapshot(ctx context.Context) (*snapshot, error) {
 	if !sameEmbedder(s.m.Embedder, ix.embedderInfo()) {
 		return fail(fmt.Errorf("%w: embedder changed from %s to %s", errRebuild, describeEmbedder(s.m.Embedder), describeEmbedder(ix.embedderInfo())))
 	}
+	if err := s.m.checkStores(ix.l.genDir(gen)); err != nil {
+		return fail(fmt.Errorf("%w: %v", errRebuild, err))
+	}
 	return s, nil
 }
 
@@ -236,6 +249,18 @@ func (ix *Index) view(ctx context.Context, fn func(*snapshot) error) error {
 	var last error
 	updates := 0
 	var wrote uint64
+	repaired := false // a damaged cache is rebuilt once per call
+	served := func(s *snapshot) (bool, error) {
+		err := ix.serve(ctx, s, fn)
+		if !errors.Is(err, errRebuild) {
+			return true, err
+		}
+		if repaired {
+			return true, fmt.Errorf("index: %v (even after a rebuild of the cache)", err)
+		}
+		repaired, last = true, err
+		return false, nil
+	}
 	for attempt := 0; attempt < maxAttempts; attempt++ {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -261,7 +286,7 @@ func (ix *Index) view(ctx context.Context, fn func(*snapshot) error) error {
 		// A manifest this call just wrote is current: the files were
 		// checked under the writer lock a moment ago.
 		if wrote != 0 && s.m.Seq == wrote {
-			if err := ix.serve(ctx, s, fn); !errors.Is(err, errRebuild) {
+			if done, err := served(s); done {
 				return err
 			}
 			continue
@@ -274,7 +299,7 @@ func (ix *Index) view(ctx context.Context, fn func(*snapshot) error) error {
 		// After two updates of our own, serve what we have: it is as
 		// fresh as other writers allow, and a reader must not fail.
 		if !d.needsWrite(s.m) || updates >= 2 {
-			if err := ix.serve(ctx, s, fn); !errors.Is(err, errRebuild) {
+			if done, err := served(s); done {
 				return err
 			}
 			continue
@@ -295,9 +320,17 @@ func (ix *Index) view(ctx context.Context, fn func(*snapshot) error) error {
 }
 
 // serve runs fn on a current snapshot and closes it. A damaged index found
-// on the way is rebuilt, and the caller tries again.
-func (ix *Index) serve(ctx context.Context, s *snapshot, fn func(*snapshot) error) error {
-	err := fn(s)
+// on the way (an error or a panic reading it) is rebuilt, and the caller
+// tries again.
+func (ix *Index) serve(ctx context.Context, s *snapshot, fn func(*snapshot) error) (err error) {
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("%w: reading the cache failed: %v", errRebuild, r)
+			}
+		}()
+		err = fn(s)
+	}()
 	s.close()
 	if errors.Is(err, errRebuild) {
 		if rerr := ix.Rebuild(ctx, err.Error()); rerr != nil {

@@ -108,10 +108,17 @@ func (l layout) generations(keep string) []string {
 }
 
 // writeAtomic replaces path with data via a synced temp file and rename.
+// The temp name is unique per call: two goroutines of one process (an MCP
+// server answering requests at once) write the same file too.
 func writeAtomic(path string, data []byte) error {
-	tmp := path + ".tmp-" + fmt.Sprint(os.Getpid())
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp-*")
 	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		os.Remove(tmp)
 		return err
 	}
 	if _, err := f.Write(data); err != nil {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"unsafe"
@@ -33,6 +34,8 @@ type header struct {
 	Rows     int          `json:"rows"` // rows in vectors.f32, live or free
 	Files    int          `json:"files"`
 	Dirs     int          `json:"dirs"`
+	// Stores are the store files as this manifest's writer left them.
+	Stores []storeStat `json:"stores,omitempty"`
 }
 
 // fileFlags mark manifest entries that are not plain indexed memories.
@@ -351,6 +354,11 @@ func (m *manifest) unchangedOnDisk(path string) bool {
 
 func (m *manifest) save(path string) error {
 	m.Seq++
+	stores, err := storeStats(filepath.Dir(path))
+	if err != nil {
+		return err
+	}
+	m.Stores = stores
 	if err := writeAtomic(path, m.encode()); err != nil {
 		return err
 	}

@@ -212,6 +212,7 @@ func (v *View) ByName(names []string) (map[string]Doc, error) {
 
 func (ix *Index) candidates(ctx context.Context, s *snapshot, q Query) (*Candidates, error) {
 	c := &Candidates{Scope: ix.v.Scope}
+	q.Text = boundQuery(q.Text)
 	filters := filterQueries(q)
 	wantText := q.Mode != ModeVector || strings.TrimSpace(q.Text) == ""
 	wantVector := q.Mode != ModeText && strings.TrimSpace(q.Text) != ""
@@ -234,6 +235,14 @@ func (ix *Index) candidates(ctx context.Context, s *snapshot, q Query) (*Candida
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
+		// A panic here would kill the process past every recover of the
+		// caller (a hook must exit 0): it becomes this search's error, and
+		// bleve panics on damaged index files, so the cache is rebuilt.
+		defer func() {
+			if r := recover(); r != nil {
+				textErr = fmt.Errorf("%w: full-text search failed: %v", errRebuild, r)
+			}
+		}()
 		if wantText {
 			c.Text, textErr = ix.textSearch(ctx, s, q, filters)
 		}

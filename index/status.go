@@ -24,6 +24,9 @@ type Status struct {
 	Stale       []Change     `json:"stale"` // work-tree changes not yet indexed
 	Bytes       int64        `json:"bytes"`
 	NeedRebuild string       `json:"needs_rebuild,omitempty"` // why, when the cache cannot be used as is
+	// NotBuilt is set when there is no cache yet (the first search builds
+	// it): nothing is wrong.
+	NotBuilt bool `json:"not_built,omitempty"`
 }
 
 // Invalid is a memory file the index skipped.
@@ -46,12 +49,23 @@ func (ix *Index) Status(ctx context.Context) (*Status, error) {
 	s, err := ix.openSnapshot(ctx)
 	if errors.Is(err, errRebuild) || errors.Is(err, errRetry) {
 		st.NeedRebuild = err.Error()
+		st.NotBuilt = err == errFirstBuild
 		return st, nil
 	}
 	if err != nil {
 		return nil, err
 	}
 	defer s.close()
+	// What a search opens, status opens too: a store that fails to open
+	// is damage the next search would rebuild for.
+	if _, err := s.index(); err != nil {
+		st.NeedRebuild = err.Error()
+		return st, nil
+	}
+	if _, err := s.vectors(); err != nil {
+		st.NeedRebuild = err.Error()
+		return st, nil
+	}
 	st.Generation = s.gen
 	st.Embedder = s.m.Embedder
 	st.Commit = s.m.Commit

@@ -48,15 +48,14 @@ func (ix *Index) diff(m *manifest) (*delta, error) {
 	}
 	d := &delta{m: m, head: head, scan: sr, changed: map[string][20]byte{}, removed: sr.deleted}
 	for _, p := range sr.suspect {
-		data, err := os.ReadFile(filepath.Join(ix.v.Root, filepath.FromSlash(p)))
-		if err != nil {
+		_, h, err := readMemory(filepath.Join(ix.v.Root, filepath.FromSlash(p)), p)
+		if err != nil && !errors.Is(err, schema.ErrInvalid) {
 			if errors.Is(err, os.ErrNotExist) {
 				d.removed = append(d.removed, p)
 				continue
 			}
 			return nil, err
 		}
-		h := blobHash(data)
 		if e := m.lookup(p); e != nil && e.hash == h {
 			d.statOnly = append(d.statOnly, p)
 			continue
@@ -115,6 +114,9 @@ func (ix *Index) update(ctx context.Context, hint *delta) (uint64, error) {
 	if !sameEmbedder(m.Embedder, ix.embedderInfo()) {
 		return 0, fmt.Errorf("%w: embedder changed", errRebuild)
 	}
+	if err := m.checkStores(ix.l.genDir(gen)); err != nil {
+		return 0, fmt.Errorf("%w: %v", errRebuild, err)
+	}
 	if d == nil {
 		if d, err = ix.diff(m); err != nil {
 			return 0, err
@@ -168,11 +170,11 @@ type parsed struct {
 
 // load reads one memory file once: its hash and, when valid, its memory.
 func (ix *Index) load(p string) parsed {
-	data, err := os.ReadFile(filepath.Join(ix.v.Root, filepath.FromSlash(p)))
+	data, h, err := readMemory(filepath.Join(ix.v.Root, filepath.FromSlash(p)), p)
 	if err != nil {
-		return parsed{path: p, err: err}
+		return parsed{path: p, hash: h, err: err}
 	}
-	out := parsed{path: p, hash: blobHash(data)}
+	out := parsed{path: p, hash: h}
 	u, err := schema.URIFromRelPath(p, ix.v.Scope)
 	if err != nil {
 		out.err = err

@@ -90,6 +90,10 @@ func Parse(file string, data []byte) (*Memory, error) {
 				n++
 			}
 			line = d.lineOffset + n
+		} else if l, r := FindControl(string(fmText)); l > 0 {
+			// yaml.v3 names no line for control characters.
+			line = d.lineOffset + l
+			msg = DescribeControl(r) + " is not allowed (remove it)"
 		}
 		verr.add(file, line, "frontmatter", "YAML syntax: %s", msg)
 		return nil, verr

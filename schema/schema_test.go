@@ -92,6 +92,8 @@ func TestParseErrorsNameFileLineField(t *testing.T) {
 		{"list item mapping", "---\nkind: event\ntitle: x\ntags:\n  - a\n  - {b: c}\n---\n", "m.md:5: tags: line 6: list items must be single values"},
 		{"bad gate", "---\nkind: reminder\ntitle: x\ngate: someday\n---\n", "m.md:4: gate: want always, session-start or a due date"},
 		{"not a mapping", "---\n- a\n- b\n---\n", "m.md:2: frontmatter: want key: value fields, found a list"},
+		{"NUL in frontmatter", "---\nkind: event\ntags: [a]\ntitle: bad\x00 title\n---\nbody\n", "m.md:4: frontmatter: YAML syntax: control character U+0000"},
+		{"ESC after blank lines", "\n---\nkind: event\ntitle: \x1b[31mred\n---\n", "m.md:4: frontmatter: YAML syntax: control character U+001B"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -281,5 +283,21 @@ func TestYAMLParserErrorLine(t *testing.T) {
 	_, err := Parse("m.md", []byte("---\nkind: decision\ntitle: [unclosed\n---\n"))
 	if err == nil || !strings.Contains(err.Error(), "m.md:3: frontmatter: YAML syntax: did not find expected") {
 		t.Fatalf("got %v, want the error on line 3, where the flow list opens", err)
+	}
+}
+
+func TestCleanText(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain text\twith tab\nand lines\r\n": "plain text\twith tab\nand lines\r\n",
+		"nul\x00 esc\x1b[31m del\x7f":         "nul esc[31m del",
+		"c1 \u009b csi, é kept":               "c1  csi, é kept",
+		"bad \xff utf8":                       "bad \uFFFD utf8",
+	} {
+		if got := CleanText(in); got != want {
+			t.Errorf("CleanText(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if l, r := FindControl("ok\nstill ok\nhere \x07"); l != 3 || r != 7 {
+		t.Errorf("FindControl = %d %U", l, r)
 	}
 }

@@ -51,7 +51,7 @@ func TestViewerInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := Handler(s, HTTPOptions{Addr: ln.Addr().String(), Token: testToken, Version: "test"})
+	h, err := Handler(s, HTTPOptions{Addr: ln.Addr().String(), Token: testToken, Version: "test", LoginCode: "one-time-code"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestViewerInBrowser(t *testing.T) {
 
 	var text string
 	run("load the tree",
-		chromedp.Navigate(base+"/"),
+		chromedp.Navigate(base+"/?login=one-time-code"), // as cairn serve prints it
 		chromedp.WaitVisible(`.item[data-uri="mem://project/decisions/use-bleve"]`),
 		chromedp.Text(`#side`, &text),
 		shot("1-tree"))

@@ -31,7 +31,7 @@ func statusOf(err error) (int, string) {
 		return http.StatusUnprocessableEntity, "invalid"
 	case errors.Is(err, ErrBadRequest), errors.Is(err, schema.ErrBadURI), errors.Is(err, vault.ErrUnsafePath):
 		return http.StatusBadRequest, "bad_request"
-	case errors.Is(err, ErrNotFound), errors.Is(err, vault.ErrNotFound):
+	case errors.Is(err, ErrNotFound), errors.Is(err, vault.ErrNotFound), errors.Is(err, index.ErrNotIndexed):
 		return http.StatusNotFound, "not_found"
 	case errors.Is(err, ErrConflict):
 		return http.StatusConflict, "conflict"

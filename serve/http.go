@@ -26,6 +26,9 @@ type HTTPOptions struct {
 	Token   string
 	MaxBody int64 // bytes
 	Version string
+	// LoginCode, when set, is the one-time code of the login link
+	// (/?login=<code>) that gives a browser its session.
+	LoginCode string
 }
 
 // loopback reports whether a bound address is reachable only locally.
@@ -49,6 +52,7 @@ type api struct {
 	page  *template.Template
 	files fs.FS
 	md    goldmark.Markdown
+	sess  sessions
 }
 
 // Handler serves the JSON API under /api/ and the web viewer at /.
@@ -56,7 +60,7 @@ func Handler(s *Service, o HTTPOptions) (http.Handler, error) {
 	if o.MaxBody <= 0 {
 		o.MaxBody = 512 << 10
 	}
-	a := &api{s: s, o: o, local: loopback(o.Addr), hosts: map[string]bool{}, md: goldmark.New(goldmark.WithExtensions(extension.GFM))}
+	a := &api{s: s, o: o, local: loopback(o.Addr), hosts: map[string]bool{}, md: goldmark.New(goldmark.WithExtensions(extension.GFM)), sess: sessions{code: o.LoginCode}}
 	host, port, err := net.SplitHostPort(o.Addr)
 	if err != nil {
 		return nil, fmt.Errorf("address %q: %w", o.Addr, err)
@@ -121,8 +125,13 @@ func (a *api) guard(next http.Handler) http.Handler {
 			return
 		}
 		needToken := state || (!a.local && strings.HasPrefix(r.URL.Path, "/api/"))
-		if needToken && !tokenOK(bearer(r), a.o.Token) {
-			writeError(w, http.StatusUnauthorized, "unauthorized", "this request needs the token: Authorization: Bearer <token> (cairn serve --print-token)")
+		if needToken && !tokenOK(bearer(r), a.o.Token) && !a.sessionOK(r, state) {
+			writeError(w, http.StatusUnauthorized, "unauthorized", "this request needs the token: Authorization: Bearer <token> (cairn serve --print-token), or a viewer logged in through the link cairn serve prints")
+			return
+		}
+		// Refuse an announced body over the cap before reading any of it.
+		if r.ContentLength > a.o.MaxBody {
+			writeError(w, http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("body of %d bytes; the limit is %d (serve.max_body_kb)", r.ContentLength, a.o.MaxBody))
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, a.o.MaxBody)
@@ -146,16 +155,15 @@ func bearer(r *http.Request) string {
 	return r.Header.Get("X-Cairn-Token")
 }
 
-// index serves the viewer; on loopback it carries the token so the page
-// can save edits (other origins cannot read it, and the Host check keeps
-// rebinding attacks from reaching it).
+// index serves the viewer, or logs a browser in (session.go). The page
+// holds no secret.
 func (a *api) index(w http.ResponseWriter, r *http.Request) {
-	token := ""
-	if a.local {
-		token = a.o.Token
+	if r.URL.Query().Has("login") {
+		a.login(w, r)
+		return
 	}
 	var b bytes.Buffer
-	if err := a.page.Execute(&b, map[string]any{"Token": token, "Version": a.o.Version}); err != nil {
+	if err := a.page.Execute(&b, map[string]any{"Version": a.o.Version}); err != nil {
 		writeErr(w, err)
 		return
 	}

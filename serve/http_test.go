@@ -1,12 +1,16 @@
 package serve
 
 import (
+	"bufio"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 )
 
 const testToken = "0123456789abcdef0123456789abcdef0123456789abcdef"
@@ -133,6 +137,9 @@ func TestHTTPErrors(t *testing.T) {
 		{"forget without why", "DELETE", "/api/memories/project/cases/flaky-port", "", auth, 400, "bad_request"},
 		{"stale edit", "PUT", "/api/memories/project/decisions/use-bleve", `{"raw":"---\nkind: decision\ntitle: Use bleve\n---\nx\n","base":"HEAD~3"}`, auth, 409, "conflict"},
 		{"create over existing", "PUT", "/api/memories/project/decisions/use-bleve?create=1", `{"raw":"---\nkind: decision\ntitle: Use bleve\n---\nx\n"}`, auth, 409, "conflict"},
+		{"related of a missing memory", "GET", "/api/related?uri=mem://project/decisions/nope", "", nil, 404, "not_found"},
+		{"history of a missing memory", "GET", "/api/history?uri=mem://project/decisions/nope", "", nil, 404, "not_found"},
+		{"cookie write without the request header", "POST", "/api/memories", `{}`, map[string]string{"Cookie": "cairn_session=forged"}, 401, "unauthorized"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -218,8 +225,12 @@ func TestViewerPage(t *testing.T) {
 	}
 	page, _ := io.ReadAll(res.Body)
 	res.Body.Close()
-	if res.StatusCode != 200 || !strings.Contains(string(page), `content="`+testToken+`"`) || !strings.Contains(res.Header.Get("Content-Security-Policy"), "default-src 'self'") {
+	if res.StatusCode != 200 || !strings.Contains(res.Header.Get("Content-Security-Policy"), "default-src 'self'") {
 		t.Fatalf("viewer page: %d %s", res.StatusCode, res.Header)
+	}
+	// Any local process can fetch the page: it must not hand out the token.
+	if strings.Contains(string(page), testToken) {
+		t.Fatal("the viewer page carries the API token")
 	}
 	for _, a := range []string{"/assets/app.js", "/assets/style.css"} {
 		req, _ := http.NewRequest("GET", c.url+a, nil)
@@ -265,5 +276,86 @@ func TestHTTPReviewInbox(t *testing.T) {
 	}
 	if code, out = c.do("POST", "/api/review", `{"uri":"mem://project/cases/nope","decision":"forget"}`, auth); code != 404 {
 		t.Fatalf("forget a missing memory: %d %v", code, out)
+	}
+}
+
+// A body announced larger than the cap is refused before it is read: the
+// client's Content-Length of 10^12 gets 413 at once.
+func TestHTTPRefusesHugeContentLengthEarly(t *testing.T) {
+	c, _ := newAPI(t, "127.0.0.1:7411")
+	conn, err := net.Dial("tcp", strings.TrimPrefix(c.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+	fmt.Fprintf(conn, "POST /api/memories HTTP/1.1\r\nHost: 127.0.0.1:7411\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nContent-Length: 1000000000000\r\n\r\n{", testToken)
+	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("no answer before the body was sent: %v", err)
+	}
+	if res.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Fatalf("status %d, want 413", res.StatusCode)
+	}
+}
+
+// The login link gives a browser a session cookie, once; the cookie then
+// authorizes writes that carry the request header.
+func TestViewerLogin(t *testing.T) {
+	s := newService(t)
+	h, err := Handler(s, HTTPOptions{Addr: "127.0.0.1:7411", Token: testToken, Version: "test", LoginCode: "code-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	get := func(path string, hdr map[string]string) *http.Response {
+		req, _ := http.NewRequest("GET", srv.URL+path, nil)
+		req.Host = "127.0.0.1:7411"
+		for k, v := range hdr {
+			req.Header.Set(k, v)
+		}
+		res, err := (&http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res
+	}
+	res := get("/?login=code-1", nil)
+	var cookie *http.Cookie
+	for _, c := range res.Cookies() {
+		if c.Name == sessionCookie {
+			cookie = c
+		}
+	}
+	if res.StatusCode != http.StatusSeeOther || cookie == nil || !cookie.HttpOnly || cookie.SameSite != http.SameSiteStrictMode {
+		t.Fatalf("login: %d %v", res.StatusCode, res.Cookies())
+	}
+	if again := get("/?login=code-1", nil); again.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("the one-time code worked twice: %d", again.StatusCode)
+	}
+	if tok := get("/?login="+testToken, nil); tok.StatusCode != http.StatusSeeOther {
+		t.Fatalf("login with the API token: %d", tok.StatusCode)
+	}
+	write := func(withHeader bool) int {
+		req, _ := http.NewRequest("DELETE", srv.URL+"/api/memories/project/cases/flaky-port?why=obsolete", nil)
+		req.Host = "127.0.0.1:7411"
+		req.AddCookie(cookie)
+		if withHeader {
+			req.Header.Set(requestHeader, "1")
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	if code := write(false); code != http.StatusUnauthorized {
+		t.Fatalf("cookie write without %s: %d", requestHeader, code)
+	}
+	if code := write(true); code != http.StatusOK {
+		t.Fatalf("cookie write: %d", code)
 	}
 }

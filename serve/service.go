@@ -97,7 +97,7 @@ func (s *Service) resolve(raw string) (schema.URI, *vault.Vault, error) {
 }
 
 func (s *Service) meta(v *vault.Vault, verb, session string) vault.CommitMeta {
-	m := vault.CommitMeta{Verb: verb, Session: session, Source: s.Agent}
+	m := vault.CommitMeta{Verb: verb, Session: extract.SanitizeLine(session), Source: s.Agent}
 	if s.CodeCommit != nil {
 		m.CodeCommit = s.CodeCommit()
 	}
@@ -136,7 +136,7 @@ type SearchInput struct {
 
 // Search ranks memories of every vault.
 func (s *Service) Search(ctx context.Context, in SearchInput) ([]Card, error) {
-	req := retrieve.Request{Query: in.Query, Tags: in.Tags, Limit: clamp(in.Limit, 10, 50), Session: in.Session}
+	req := retrieve.Request{Query: in.Query, Tags: in.Tags, Limit: clamp(in.Limit, 10, 50), Session: extract.SanitizeLine(in.Session)}
 	for _, k := range in.Kinds {
 		kind, err := schema.ParseKind(k)
 		if err != nil {
@@ -260,7 +260,8 @@ func (s *Service) Context(ctx context.Context, in ContextInput) (*ContextOutput,
 	if err != nil {
 		return nil, err
 	}
-	p, err := r.Pack(ctx, retrieve.PackRequest{Task: in.Task, Budget: in.Budget, Session: in.Session, OnlyNew: in.Session != "", Record: in.Session != ""})
+	session := extract.SanitizeLine(in.Session)
+	p, err := r.Pack(ctx, retrieve.PackRequest{Task: in.Task, Budget: in.Budget, Session: session, OnlyNew: session != "", Record: session != ""})
 	if err != nil {
 		return nil, err
 	}

@@ -74,7 +74,7 @@ func (s *Service) Remember(ctx context.Context, in RememberInput) (*RememberOutp
 		code = s.CodeCommit()
 	}
 	res, err := extract.CaptureCandidates(ctx, []extract.Candidate{c}, extract.Options{Vaults: s.Vaults, Lookup: extract.IndexLookup{R: r},
-		Redactor: red, Now: s.Now(), Meta: extract.Meta{Agent: s.Agent, Session: in.Session, Source: s.Agent, CodeCommit: code}})
+		Redactor: red, Now: s.Now(), Meta: extract.Meta{Agent: s.Agent, Session: extract.SanitizeLine(in.Session), Source: s.Agent, CodeCommit: code}})
 	if err != nil {
 		return nil, err
 	}

@@ -24,7 +24,7 @@ const (
 	// MaxFile is the largest transcript read. Real sessions reach tens of
 	// megabytes, nearly all of it tool output; past this it is not a
 	// conversation capture can learn from in a hook's time.
-	MaxFile = 256 << 20
+	MaxFile = 128 << 20
 	// maxLine is the longest line read; a longer one is skipped with a
 	// warning naming it.
 	maxLine = 16 << 20

@@ -41,6 +41,8 @@ type Report struct {
 	Head     string    `json:"head,omitempty"`
 	Memories int       `json:"memories"`
 	Problems []Problem `json:"problems"`
+	// Repaired is what Repair fixed before the checks ran, when it did.
+	Repaired *RepairReport `json:"repaired,omitempty"`
 }
 
 // Errors counts error-level problems.
@@ -56,9 +58,10 @@ func (r Report) Errors() int {
 
 func (r *Report) add(p Problem) { r.Problems = append(r.Problems, p) }
 
-// Doctor checks the vault: its git history, every memory file, links,
-// uncommitted edits, leftovers of interrupted writes, and the ignore rules.
-// It reads only; each problem says how to fix it.
+// Doctor checks the vault: its git history, the git index against HEAD,
+// every memory file, links, uncommitted edits, leftovers of interrupted
+// writes, and the ignore rules. It reads only (Repair fixes what a killed
+// writer left); each problem says how to fix it.
 func (v *Vault) Doctor() Report {
 	r := Report{Vault: v.Root, Scope: string(v.Scope), Problems: []Problem{}}
 	v.checkGit(&r)
@@ -130,6 +133,23 @@ func (v *Vault) checkGit(r *Report) {
 		return
 	}
 	r.Head = head.commit.String()
+	if p, _ := v.readPending(); p != nil {
+		r.add(Problem{Severity: SevError, Code: "interrupted-commit", Message: fmt.Sprintf("a write was killed while moving %s to %s", p.ref.Short(), shortHash(p.to)),
+			Fix: "run `cairn doctor` (without --check) or any cairn write to finish it"})
+	}
+	if drift, err := v.checkIndex(repo); err != nil {
+		r.add(Problem{Severity: SevError, Code: "git-index", Message: "reading the git index: " + err.Error(), Fix: "run `cairn doctor` (without --check) to rebuild it"})
+	} else if len(drift) > 0 {
+		var names []string
+		for _, d := range drift {
+			names = append(names, d.String())
+		}
+		if drift[0].rel == "" {
+			names = []string{"the index is missing or unreadable"}
+		}
+		r.add(Problem{Severity: SevError, Code: "git-index", Message: fmt.Sprintf("the vault's git index disagrees with HEAD, so a plain `git commit` would change memories: %s", strings.Join(names, ", ")),
+			Fix: "run `cairn doctor` (without --check) to make the index match HEAD"})
+	}
 	t, err := object.GetTree(repo.Storer, head.tree)
 	if err != nil {
 		r.add(Problem{Severity: SevError, Code: "git", Message: fmt.Sprintf("HEAD tree %s unreadable: %v", head.tree, err), Fix: "restore the vault from a clone or backup"})
@@ -191,24 +211,32 @@ func (v *Vault) checkIgnore(r *Report) {
 	}
 }
 
-// checkLeftovers finds temp files of writes that were interrupted.
+// checkLeftovers finds temp files of writes that were interrupted, in the
+// work tree and the git directory.
 func (v *Vault) checkLeftovers(r *Report) {
 	cutoff := time.Now().Add(-time.Minute)
-	_ = filepath.WalkDir(v.Root, func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return nil
+	report := func(path string, d os.DirEntry) {
+		if fi, err := d.Info(); err == nil && fi.ModTime().Before(cutoff) {
+			r.add(Problem{Severity: SevWarning, Code: "leftover-temp", Path: v.display(path), Message: "temp file of an interrupted write",
+				Fix: "run `cairn doctor` (without --check) to remove it: the file it belonged to is intact (old or new version)"})
 		}
-		if d.IsDir() && (d.Name() == ".git" || d.Name() == ".cache") {
-			return filepath.SkipDir
-		}
-		if strings.HasPrefix(d.Name(), tmpPrefix) {
-			if fi, err := d.Info(); err == nil && fi.ModTime().Before(cutoff) {
-				r.add(Problem{Severity: SevWarning, Code: "leftover-temp", Path: v.display(path), Message: "temp file of an interrupted write",
-					Fix: "remove it: the memory it belonged to is intact (old or new version)"})
+	}
+	_ = v.walkDirs(func(dir string) {
+		es, _ := os.ReadDir(dir)
+		for _, e := range es {
+			if strings.HasPrefix(e.Name(), tmpPrefix) {
+				report(filepath.Join(dir, e.Name()), e)
 			}
 		}
-		return nil
 	})
+	for _, dir := range []string{v.GitDir, filepath.Join(v.GitDir, "refs", "heads")} {
+		es, _ := os.ReadDir(dir)
+		for _, e := range es {
+			if strings.HasPrefix(e.Name(), tmpPrefix) {
+				report(filepath.Join(dir, e.Name()), e)
+			}
+		}
+	}
 }
 
 func excluded(gitDir, top, vaultRoot string) bool {

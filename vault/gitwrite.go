@@ -193,22 +193,29 @@ func (v *Vault) setRef(ref plumbing.ReferenceName, h plumbing.Hash) error {
 
 // updateIndex keeps the vault's git index in step with the commit just
 // made, so `git status` in the vault shows only real uncommitted edits.
-// Files cairn wrote get their size and mtime. When there is no usable index
-// it is rebuilt from the tree with no stat data at all, which makes git
-// re-hash those files rather than trust stats that may belong to a
-// hand-edited file.
-func (v *Vault) updateIndex(repo *git.Repository, tree plumbing.Hash, changes []treeChange) error {
+// Files in clean hold exactly their new version and get their size and
+// mtime; the others get no stat data, which makes git re-hash them rather
+// than trust stats that may belong to a hand edit. When there is no
+// usable index it is rebuilt from the tree.
+func (v *Vault) updateIndex(repo *git.Repository, tree plumbing.Hash, moves []move, clean map[string]bool) error {
 	path := filepath.Join(v.GitDir, "index")
 	var entries []indexEntry
-	for _, c := range changes {
-		e := indexEntry{name: c.rel, hash: c.hash}
-		if !c.hash.IsZero() {
-			if fi, err := os.Stat(filepath.Join(v.Root, filepath.FromSlash(c.rel))); err == nil {
+	for _, m := range moves {
+		e := indexEntry{name: m.rel, hash: m.to}
+		if !m.to.IsZero() && clean[m.rel] {
+			if fi, err := os.Stat(filepath.Join(v.Root, filepath.FromSlash(m.rel))); err == nil {
 				e.size, e.mtime = uint32(fi.Size()), fi.ModTime()
 			}
 		}
 		entries = append(entries, e)
 	}
+	return v.patchIndexFile(repo, path, tree, entries)
+}
+
+// patchIndexFile applies entries to the index file at path, rebuilding
+// it from tree when it is missing or in a format the fast path does not
+// handle.
+func (v *Vault) patchIndexFile(repo *git.Repository, path string, tree plumbing.Hash, entries []indexEntry) error {
 	raw, err := readIndexFile(path)
 	if err != nil {
 		return err

@@ -95,6 +95,9 @@ func (v *Vault) stageHandEdit(tx *Tx, st FileStatus, check func(string, []byte) 
 		}
 		return tx.PutFile(st.Path, data)
 	case strings.HasSuffix(st.Path, ".md") && strings.Contains(st.Path, "/"):
+		if line, r := schema.FindControl(string(data)); line > 0 {
+			return fmt.Errorf("%s:%d: %w: %s (remove it: control characters break terminals and git fsck)", shown, line, schema.ErrInvalid, schema.DescribeControl(r))
+		}
 		if st.URI == nil {
 			_, err := schema.URIFromRelPath(st.Path, v.Scope)
 			return fmt.Errorf("%s: file name is not a memory URI: %w (rename the file)", shown, err)

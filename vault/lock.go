@@ -32,12 +32,16 @@ type writeLock struct {
 // timeout. The lock is an flock(2) on a file, so the kernel releases it when
 // the holder dies: a crashed writer never leaves a stale lock behind.
 func (v *Vault) acquire(ctx context.Context) (*writeLock, error) {
-	path := filepath.Join(v.GitDir, lockFile)
-	fl := flock.New(path)
 	timeout := v.LockTimeout
 	if timeout <= 0 {
 		timeout = DefaultLockTimeout
 	}
+	return v.acquireWithin(ctx, timeout)
+}
+
+func (v *Vault) acquireWithin(ctx context.Context, timeout time.Duration) (*writeLock, error) {
+	path := filepath.Join(v.GitDir, lockFile)
+	fl := flock.New(path)
 	waitCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	ok, err := fl.TryLockContext(waitCtx, lockPoll)

@@ -53,7 +53,7 @@ func (v *Vault) Purge(ctx context.Context, o PurgeOptions) (*PurgeReport, error)
 	if err != nil {
 		return nil, err
 	}
-	lock, err := v.acquire(ctx)
+	lock, err := v.lockForWrite(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -86,17 +86,21 @@ func (v *Vault) Purge(ctx context.Context, o PurgeOptions) (*PurgeReport, error)
 		return nil, err
 	}
 	rep.Backup = backup.String()
-	if err := v.setRef(head.ref, newHead); err != nil {
-		return nil, err
-	}
 	nc, err := object.GetCommit(repo.Storer, newHead)
 	if err != nil {
 		return nil, err
 	}
-	if rep.WorkFiles, err = v.purgeWorkTree(o, drop); err != nil {
+	moves, err := diffTrees(repo.Storer, head.tree, nc.TreeHash, "")
+	if err != nil {
+		return nil, err
+	}
+	if err := v.advance(repo, head, newHead, nc.TreeHash, moves, nil, false); err != nil {
 		return rep, err
 	}
-	return rep, v.rebuildIndex(repo, nc.TreeHash, nil)
+	// Files with uncommitted edits, and the journal, hold the text too.
+	n, err := v.purgeWorkTree(o, drop)
+	rep.WorkFiles = len(moves) + n
+	return rep, err
 }
 
 type rewriter struct {

@@ -64,6 +64,11 @@ func (v *Vault) readFile(path string) ([]byte, error) {
 	} else if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s is not a regular file", v.display(path))
 	}
+	if fi, err := os.Stat(path); err == nil {
+		if err := schema.CheckSize(v.display(path), fi.Size()); err != nil {
+			return nil, err
+		}
+	}
 	return os.ReadFile(path)
 }
 

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -144,7 +142,7 @@ func (v *Vault) mergeRemote(ctx context.Context, repo *git.Repository, theirs pl
 		rep.Result = "pushed-new-branch"
 		return nil
 	}
-	lock, err := v.acquire(ctx)
+	lock, err := v.lockForWrite(ctx)
 	if err != nil {
 		return err
 	}
@@ -206,7 +204,7 @@ func (v *Vault) mergeRemote(ctx context.Context, repo *git.Repository, theirs pl
 	for _, n := range notes {
 		msg += fmt.Sprintf("%s: %s\n", n.Path, n.Note)
 	}
-	msg = strings.TrimRight(msg, "\n") + "\n\nCairn-Source: sync\n"
+	msg = v.clean(strings.TrimRight(msg, "\n")) + "\n\nCairn-Source: sync\n"
 	mc := &object.Commit{Author: sig, Committer: sig, Message: msg, TreeHash: tree, ParentHashes: []plumbing.Hash{head.commit, theirs}}
 	h, err := storeCommit(repo.Storer, mc)
 	if err != nil {
@@ -220,64 +218,35 @@ func (v *Vault) mergeRemote(ctx context.Context, repo *git.Repository, theirs pl
 }
 
 // moveTo points HEAD's branch at c and brings the work tree and the git
-// index along: files are written atomically, removed ones deleted.
+// index along through advance. changes, when given, are relative to
+// HEAD's tree; otherwise they are computed. An uncommitted edit of a file
+// the move changes is kept, never overwritten.
 func (v *Vault) moveTo(repo *git.Repository, head headState, c *object.Commit, changes []treeChange, rep *SyncReport, result string) error {
+	var moves []move
+	var err error
 	if changes == nil {
-		var from *object.Tree
-		if !head.tree.IsZero() {
-			t, err := object.GetTree(repo.Storer, head.tree)
-			if err != nil {
-				return err
-			}
-			from = t
-		}
-		to, err := c.Tree()
-		if err != nil {
-			return err
-		}
-		if changes, err = treeDiff(from, to); err != nil {
-			return err
+		moves, err = diffTrees(repo.Storer, head.tree, c.TreeHash, "")
+	} else {
+		moves, err = movesFrom(repo.Storer, head.tree, changes)
+	}
+	if err != nil {
+		return err
+	}
+	for _, m := range moves {
+		switch {
+		case m.to.IsZero():
+			rep.Deleted = append(rep.Deleted, m.rel)
+		case m.from.IsZero():
+			rep.Added = append(rep.Added, m.rel)
+		default:
+			rep.Updated = append(rep.Updated, m.rel)
 		}
 	}
-	for _, ch := range changes {
-		path := filepath.Join(v.Root, filepath.FromSlash(ch.rel))
-		if ch.hash.IsZero() {
-			if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return err
-			}
-			removeEmptyDirs(v.Root, filepath.Dir(path))
-			rep.Deleted = append(rep.Deleted, ch.rel)
-			continue
-		}
-		blob, err := repo.BlobObject(ch.hash)
-		if err != nil {
-			return err
-		}
-		r, err := blob.Reader()
-		if err != nil {
-			return err
-		}
-		data := make([]byte, blob.Size)
-		_, err = io.ReadFull(r, data)
-		r.Close()
-		if err != nil {
-			return err
-		}
-		_, statErr := os.Stat(path)
-		if err := writeIfChanged(path, data); err != nil {
-			return err
-		}
-		if statErr == nil {
-			rep.Updated = append(rep.Updated, ch.rel)
-		} else {
-			rep.Added = append(rep.Added, ch.rel)
-		}
-	}
-	if err := v.setRef(head.ref, c.Hash); err != nil {
+	if err := v.advance(repo, head, c.Hash, c.TreeHash, moves, nil, false); err != nil {
 		return err
 	}
 	rep.Result = result
-	return v.updateIndex(repo, c.TreeHash, changes)
+	return nil
 }
 
 // flatten maps every file path of a tree to its blob hash.

@@ -96,11 +96,17 @@ func (tx *Tx) Put(m *schema.Memory) error {
 	if _, err := tx.v.PathOf(m.URI); err != nil {
 		return err
 	}
+	// Text from agents, hooks and imports may carry control bytes; they
+	// never reach a file (a hand edit holding one is refused instead).
+	m.CleanStrings(schema.CleanText)
 	if err := m.Validate(m.URI.RelPath()); err != nil {
 		return err
 	}
 	data, err := m.Marshal()
 	if err != nil {
+		return err
+	}
+	if err := schema.CheckSize(m.URI.RelPath(), int64(len(data))); err != nil {
 		return err
 	}
 	if err := tx.guard(m.URI.RelPath(), data); err != nil {
@@ -118,6 +124,9 @@ func (tx *Tx) PutFile(rel string, data []byte) error {
 	}
 	if data == nil {
 		data = []byte{}
+	}
+	if err := schema.CheckSize(rel, int64(len(data))); err != nil {
+		return err
 	}
 	if err := tx.guard(rel, data); err != nil {
 		return err
@@ -164,15 +173,15 @@ func (tx *Tx) stage(rel string, data []byte) {
 
 // Update runs fn under the vault's write lock and commits what it staged as
 // one commit. A batch that changes nothing is a success with no commit.
-// Files are written atomically before the commit is made, so a crash in
-// between leaves the new files as uncommitted edits that `cairn commit` or
-// the next write picks up, never a half-written file.
+// The commit is built in the object store first; advance then writes the
+// files, moves the branch and patches the git index as one restartable
+// step, so a crash anywhere leaves a vault the next writer completes.
 func (v *Vault) Update(ctx context.Context, meta CommitMeta, fn func(*Tx) error) (CommitResult, error) {
 	repo, err := v.Repo()
 	if err != nil {
 		return CommitResult{}, err
 	}
-	lock, err := v.acquire(ctx)
+	lock, err := v.lockForWrite(ctx)
 	if err != nil {
 		return CommitResult{}, err
 	}
@@ -193,28 +202,26 @@ func (v *Vault) Update(ctx context.Context, meta CommitMeta, fn func(*Tx) error)
 		}
 	}
 	var changes []treeChange
+	var moves []move
 	var res CommitResult
 	for _, rel := range tx.order {
 		data := tx.staged[rel]
-		path := filepath.Join(v.Root, filepath.FromSlash(rel))
 		var want plumbing.Hash
 		if data != nil {
 			if want, err = storeBlob(repo.Storer, data); err != nil {
 				return res, fmt.Errorf("store %s: %w", rel, err)
 			}
-			if err := writeIfChanged(path, data); err != nil {
+		}
+		old := headHash(headTree, rel)
+		if old == want {
+			// Already committed as is: the work tree must hold it too.
+			if err := v.putWorkFile(rel, data); err != nil {
 				return res, err
 			}
-		} else if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return res, fmt.Errorf("remove %s: %w", rel, err)
-		} else if err == nil {
-			_ = syncDir(filepath.Dir(path))
-			removeEmptyDirs(v.Root, filepath.Dir(path))
-		}
-		if headHash(headTree, rel) == want {
-			continue // already committed as is
+			continue
 		}
 		changes = append(changes, treeChange{rel: rel, hash: want})
+		moves = append(moves, move{rel: rel, from: old, to: want})
 		res.Paths = append(res.Paths, rel)
 		if u, ok := tx.uris[rel]; ok {
 			res.Changed = append(res.Changed, u)
@@ -229,7 +236,7 @@ func (v *Vault) Update(ctx context.Context, meta CommitMeta, fn func(*Tx) error)
 	}
 	when := v.now()
 	sig := v.signature(repo, when)
-	c := &object.Commit{Author: sig, Committer: sig, Message: meta.message(res.Changed, res.Paths), TreeHash: tree}
+	c := &object.Commit{Author: sig, Committer: sig, Message: meta.message(res.Changed, res.Paths, v.clean), TreeHash: tree}
 	if !head.commit.IsZero() {
 		c.ParentHashes = []plumbing.Hash{head.commit}
 	}
@@ -242,15 +249,36 @@ func (v *Vault) Update(ctx context.Context, meta CommitMeta, fn func(*Tx) error)
 	if now, err := readHead(repo); err != nil || now.commit != head.commit {
 		return res, fmt.Errorf("vault HEAD moved during the write (was %s); run the command again", head.commit)
 	}
-	if err := v.setRef(head.ref, h); err != nil {
-		return res, fmt.Errorf("update %s: %w", head.ref, err)
+	err = v.advance(repo, head, h, tree, moves, tx.staged, true)
+	if now, rerr := readHead(repo); rerr == nil && now.commit == h {
+		res.Commit = h.String()
 	}
-	res.Commit = h.String()
-	if err := v.updateIndex(repo, tree, changes); err != nil {
-		// The commit stands; a stale index only confuses `git status`.
-		return res, fmt.Errorf("commit %s made, but updating the git index failed: %w", h.String()[:12], err)
+	return res, err
+}
+
+// putWorkFile makes the work-tree file rel hold data (nil: no file).
+func (v *Vault) putWorkFile(rel string, data []byte) error {
+	path := filepath.Join(v.Root, filepath.FromSlash(rel))
+	if data != nil {
+		return writeIfChanged(path, data)
 	}
-	return res, nil
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("remove %s: %w", rel, err)
+	} else if err == nil {
+		_ = syncDir(filepath.Dir(path))
+		removeEmptyDirs(v.Root, filepath.Dir(path))
+	}
+	return nil
+}
+
+// clean is what every text bound for a commit message passes through:
+// the vault's Clean (secret redaction plugs in there), else control bytes
+// stripped.
+func (v *Vault) clean(s string) string {
+	if v.Clean != nil {
+		return v.Clean(s)
+	}
+	return schema.CleanText(s)
 }
 
 func headHash(t *object.Tree, rel string) plumbing.Hash {
@@ -289,7 +317,7 @@ func removeEmptyDirs(root, dir string) {
 
 // message renders "<verb>: <uri>", a body listing every URI when there are
 // several, and the Cairn-* trailers.
-func (m CommitMeta) message(uris []schema.URI, paths []string) string {
+func (m CommitMeta) message(uris []schema.URI, paths []string, clean func(string) string) string {
 	var b strings.Builder
 	subject := m.Subject
 	if subject == "" {
@@ -306,9 +334,9 @@ func (m CommitMeta) message(uris []schema.URI, paths []string) string {
 			subject += fmt.Sprintf(" (+%d more)", extra)
 		}
 	}
-	b.WriteString(subject)
+	b.WriteString(oneLine(clean(subject)))
 	b.WriteString("\n")
-	body := strings.TrimSpace(m.Body)
+	body := strings.TrimSpace(clean(m.Body))
 	if len(paths) > 1 {
 		var list []string
 		for _, u := range uris {
@@ -325,8 +353,8 @@ func (m CommitMeta) message(uris []schema.URI, paths []string) string {
 	}
 	var trailers []string
 	add := func(k, v string) {
-		if v = strings.TrimSpace(v); v != "" {
-			trailers = append(trailers, k+": "+strings.ReplaceAll(v, "\n", " "))
+		if v = strings.TrimSpace(oneLine(clean(v))); v != "" {
+			trailers = append(trailers, oneLine(clean(k))+": "+v)
 		}
 	}
 	add(TrailerSession, m.Session)
@@ -347,3 +375,9 @@ const (
 	TrailerSource     = "Cairn-Source"
 	TrailerCodeCommit = "Cairn-Code-Commit"
 )
+
+// oneLine folds line breaks into spaces: a subject or a trailer value that
+// spanned lines would forge trailers or split the subject.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

@@ -42,6 +42,10 @@ type Vault struct {
 	// refuses the write. Secret scanning plugs in here so that no path into
 	// history (CLI, hooks, MCP, hand edits) can skip it.
 	Guard func(rel string, data []byte) error
+	// Clean rewrites every text bound for a commit message (subject, body,
+	// trailers such as the session id) into one safe to keep: secrets
+	// redacted, control bytes stripped. Nil strips control bytes only.
+	Clean func(string) string
 
 	repoOnce sync.Once
 	repo     *git.Repository

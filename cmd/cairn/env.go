@@ -42,6 +42,8 @@ func newEnv(g *Globals, stdin io.Reader, stdout, stderr io.Writer) *Env {
 		// Relative paths in messages follow the directory the user asked for.
 		_ = os.Chdir(g.Dir)
 	}
+	// The session id lands in trailers, frontmatter and the access log.
+	g.Session = extract.SanitizeLine(g.Session)
 	return &Env{g: g, Stdin: stdin, Stdout: stdout, Stderr: stderr, opened: map[schema.Scope]bool{}}
 }
 

@@ -134,6 +134,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		}
 		return ExitUsage
 	}
+	if cmd := strings.Fields(kctx.Command()); len(cmd) > 0 && !rawOutput[cmd[0]] && !cli.JSON {
+		stdout = controlSafe{w: stdout}
+	}
 	env := newEnv(&cli.Globals, stdin, stdout, stderr)
 	if err := kctx.Run(&cli.Globals, env); err != nil {
 		return report(stderr, err)
@@ -147,7 +150,7 @@ func report(stderr io.Writer, err error) int {
 	var quiet *silentError
 	if !errors.As(err, &quiet) {
 		for _, line := range strings.Split(strings.TrimRight(err.Error(), "\n"), "\n") {
-			fmt.Fprintf(stderr, "cairn: %s\n", line)
+			fmt.Fprintf(stderr, "cairn: %s\n", escapeControl(line))
 		}
 	}
 	return code

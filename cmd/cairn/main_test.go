@@ -3,9 +3,11 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"testing"
 
@@ -14,7 +16,13 @@ import (
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"cairn": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"cairn": func() {
+			// One OS thread for the main goroutine: strace counts system
+			// calls per thread, so killloop's "the Nth rename" then means
+			// the Nth rename of the write path, whatever the scheduler does.
+			runtime.LockOSThread()
+			os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		},
 	})
 }
 
@@ -36,10 +44,18 @@ func TestScripts(t *testing.T) {
 			env.Setenv("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
 			return os.MkdirAll(home, 0o755)
 		},
+		Condition: func(cond string) (bool, error) {
+			if cond == "ptrace" {
+				return canTrace(), nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exitcode":   cmdExitCode,
 			"jsonlen":    cmdJSONLen,
 			"hookreplay": cmdHookReplay,
+			"killloop":   cmdKillLoop,
+			"hookfuzz":   cmdHookFuzz,
 		},
 	})
 }

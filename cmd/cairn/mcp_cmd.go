@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -14,7 +13,6 @@ import (
 	"github.com/cairnmem/cairn/schema"
 	"github.com/cairnmem/cairn/serve"
 	"github.com/cairnmem/cairn/vault"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // McpCmd runs the MCP server on stdio.
@@ -45,7 +43,8 @@ func (c *McpCmd) Run(g *Globals, env *Env) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	srv := serve.MCPServer(svc, versionString())
-	err = srv.Run(ctx, &mcp.IOTransport{Reader: readCloser{env.Stdin}, Writer: writeCloser{env.Stdout}})
+	warn := func(msg string) { fmt.Fprintf(env.Stderr, "cairn: %s\n", msg) }
+	err = srv.Run(ctx, &serve.StdioTransport{In: env.Stdin, Out: env.Stdout, Warn: warn})
 	if err != nil && !errors.Is(err, context.Canceled) {
 		slog.Debug("mcp server stopped", "err", err)
 		return err
@@ -80,15 +79,3 @@ func (e *Env) Service(agent string) (*serve.Service, error) {
 	}
 	return svc, nil
 }
-
-// readCloser and writeCloser adapt the command's streams to the
-// transport, which wants closers; closing them is the process's business.
-type readCloser struct{ r io.Reader }
-
-func (r readCloser) Read(p []byte) (int, error) { return r.r.Read(p) }
-func (r readCloser) Close() error               { return nil }
-
-type writeCloser struct{ w io.Writer }
-
-func (w writeCloser) Write(p []byte) (int, error) { return w.w.Write(p) }
-func (w writeCloser) Close() error                { return nil }

@@ -28,7 +28,10 @@ func (c *ServeCmd) Help() string {
 (see the README). Requests naming another Host are refused (DNS rebinding);
 there is no CORS; every request that changes something needs the vault's token
 (Authorization: Bearer <token>, see --print-token), and so does every request
-when you bind an address other than loopback. Ctrl+C shuts down gracefully.`
+when you bind an address other than loopback. The viewer's page holds no
+secret: open it through the one-time link printed at start (or
+/?login=<token> for another browser), which gives the browser an HttpOnly
+session cookie. Ctrl+C shuts down gracefully.`
 }
 
 func (c *ServeCmd) Run(g *Globals, env *Env) error {
@@ -58,7 +61,8 @@ func (c *ServeCmd) Run(g *Globals, env *Env) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", addr, err)
 	}
-	h, err := serve.Handler(svc, serve.HTTPOptions{Addr: ln.Addr().String(), Token: token, MaxBody: int64(home.Config.Serve.MaxBodyKB) << 10, Version: versionString()})
+	login := serve.NewLoginCode()
+	h, err := serve.Handler(svc, serve.HTTPOptions{Addr: ln.Addr().String(), Token: token, MaxBody: int64(home.Config.Serve.MaxBodyKB) << 10, Version: versionString(), LoginCode: login})
 	if err != nil {
 		ln.Close()
 		return fmt.Errorf("%w: %v", errUsage, err)
@@ -71,6 +75,7 @@ func (c *ServeCmd) Run(g *Globals, env *Env) error {
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	env.Printf("cairn serving %s on http://%s/ (Ctrl+C stops)\n", home.Root, ln.Addr())
+	env.Printf("open the viewer with this one-time link: http://%s/?login=%s\n", ln.Addr(), login)
 	select {
 	case err := <-errc:
 		return err

@@ -3,8 +3,9 @@
 // markup, except the body HTML the server rendered with raw HTML disabled.
 "use strict";
 
-const token = document.querySelector('meta[name="cairn-token"]').content ||
-  new URLSearchParams(location.hash.split("?")[1] || "").get("token") || sessionStorage.getItem("cairn-token") || "";
+// The session cookie from the login link authorizes the viewer; a token
+// given as #?token=... (cairn serve --print-token) works too.
+const token = new URLSearchParams(location.hash.split("?")[1] || "").get("token") || sessionStorage.getItem("cairn-token") || "";
 if (token) sessionStorage.setItem("cairn-token", token);
 
 const $ = (sel) => document.querySelector(sel);
@@ -25,7 +26,7 @@ function el(tag, attrs, ...kids) {
 }
 
 async function api(path, opts = {}) {
-  const headers = { "Accept": "application/json" };
+  const headers = { "Accept": "application/json", "X-Cairn-Request": "1" };
   if (opts.body) headers["Content-Type"] = "application/json";
   if (token) headers["Authorization"] = "Bearer " + token;
   const res = await fetch(path, { ...opts, headers });
