@@ -186,3 +186,32 @@ func TestSessionFileIsStablePerSession(t *testing.T) {
 		t.Fatalf("first session's summary: %s", m.Body)
 	}
 }
+
+// A memory the secret guard refuses is dropped, and said so; the rest of
+// the session is written: one stray token never loses a session.
+func TestApplyDropsWhatTheGuardRefuses(t *testing.T) {
+	f := newPolicyFixture(t)
+	// A redactor that misses the secret, as a new format would: only the
+	// vault's guard sees it.
+	lax, _ := NewRedactor(nil)
+	lax.rules = nil
+	good := Candidate{Kind: schema.KindDecision, Scope: schema.ScopeProject, Extractor: "decisions",
+		Title: "Use SQLite for the board", Body: "Use SQLite instead of JSON files because writers are concurrent."}
+	leak := Candidate{Kind: schema.KindEvent, Scope: schema.ScopeProject, Extractor: "gotchas",
+		Title: "Deploy key", Body: "The key is AKIAABCDEFGHIJKLMNOP."}
+	var log strings.Builder
+	res, err := CaptureCandidates(context.Background(), []Candidate{good, leak}, Options{Vaults: f.vaults, Redactor: lax, Log: &log,
+		Meta: Meta{Session: "s-guard"}, Now: f.now})
+	if err != nil {
+		t.Fatalf("one refused memory failed the capture: %v", err)
+	}
+	if len(res.Applied.Written) != 1 || !strings.Contains(res.Applied.Written[0].Path, "use-sqlite") {
+		t.Fatalf("written: %v", res.Applied.Written)
+	}
+	if !strings.Contains(log.String(), "dropped") || !strings.Contains(log.String(), "aws-access-key") {
+		t.Fatalf("the refusal is not reported: %q", log.String())
+	}
+	if _, err := f.vaults[schema.ScopeProject].Read(schema.URI{Scope: schema.ScopeProject, Path: "events/deploy-key"}); err == nil {
+		t.Fatal("the refused memory was written")
+	}
+}
