@@ -33,17 +33,8 @@ type Options struct {
 	LockTimeout time.Duration
 }
 
-// Hook latency budgets.
-const (
-	defaultLockTimeout = 3 * time.Second
-	// minPromptScore is the full-text score below which a prompt's best
-	// match is noise: a single common word matches about 1, a rare word
-	// or two several.
-	minPromptScore = 2.5
-	// minPromptWords is how many content words a prompt needs before it is
-	// worth a search ("ok", "thanks", "go on" are not).
-	minPromptWords = 2
-)
+// defaultLockTimeout is the hooks' latency budget for locks.
+const defaultLockTimeout = 3 * time.Second
 
 type handler struct {
 	event   string
@@ -163,11 +154,8 @@ func (h *handler) handle(ctx context.Context) error {
 		if err := h.signals(ctx); err != nil {
 			logf(h.log, "user-prompt: signal capture: %v", err)
 		}
-		if contentWords(h.p.Prompt) < minPromptWords {
-			return nil
-		}
-		return h.inject(ctx, retrieve.PackRequest{Task: h.p.Prompt, Sections: []string{"must", "task"}, OnlyNew: true, Session: h.p.SessionID,
-			Budget: h.project.Config.Hooks.PromptBudget, Record: true, MinTextScore: minPromptScore})
+		return h.inject(ctx, retrieve.PackRequest{Task: h.p.Prompt, Prompt: true, Sections: []string{"must", "task"}, OnlyNew: true, Session: h.p.SessionID,
+			Budget: h.project.Config.Hooks.PromptBudget, Record: true})
 	case "post-tool":
 		return nil // the journal is the record; extraction waits for stop
 	case "pre-compact", "stop":
@@ -416,19 +404,3 @@ func (h *handler) finalize(ctx context.Context) error {
 	}
 	return h.capture(ctx)
 }
-
-// contentWords counts the words of a prompt worth searching for.
-func contentWords(s string) int {
-	n := 0
-	for _, w := range strings.Fields(strings.ToLower(s)) {
-		w = strings.Trim(w, ".,;:!?\"'()[]{}")
-		if len(w) > 2 && !smallTalk[w] {
-			n++
-		}
-	}
-	return n
-}
-
-var smallTalk = map[string]bool{"the": true, "and": true, "yes": true, "yeah": true, "thanks": true, "thank": true, "you": true, "please": true,
-	"okay": true, "sure": true, "go": true, "ahead": true, "continue": true, "great": true, "good": true, "nice": true, "cool": true, "that": true,
-	"this": true, "now": true, "lgtm": true, "done": true, "with": true, "for": true, "can": true}

@@ -96,7 +96,7 @@ func BenchmarkSyncOneEdit(b *testing.B) {
 	}
 }
 
-// BenchmarkSearch is a search in process (sync included) per mode.
+// BenchmarkSearch is a ranked search in process (sync included) per mode.
 func BenchmarkSearch(b *testing.B) {
 	queries := perf.DefaultQueries(1, 64)
 	for _, n := range benchSizes {
@@ -105,7 +105,7 @@ func BenchmarkSearch(b *testing.B) {
 				_, ix := benchVault(b, n)
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
-					if _, err := index.Search(context.Background(), []*index.Index{ix}, index.Query{Text: queries[i%len(queries)], Mode: mode}); err != nil {
+					if _, err := search(context.Background(), []*index.Index{ix}, index.Query{Text: queries[i%len(queries)], Mode: mode}); err != nil {
 						b.Fatal(err)
 					}
 				}

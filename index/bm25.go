@@ -3,8 +3,6 @@ package index
 import (
 	"context"
 	"math"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -28,7 +26,11 @@ const (
 	prfTerms     = 10   // words added to the query
 	prfWeight    = 0.35 // share of the expanded query given to those words
 	prfMinDocs   = 2    // a feedback word must occur in this many of them
-	prfMinCorpus = 8    // below this many memories feedback is noise
+	prfMinCorpus = 8    // below this many memories feedback, associations and informative words are noise
+	// prfMinWords is the content words a feedback memory needs on average:
+	// a few sentences share little but names and small talk, and feedback
+	// from them costs turn-level retrieval more than it brings.
+	prfMinWords = 40
 )
 
 // queryTerm is an analyzed query word and its weight.
@@ -81,14 +83,19 @@ func analyzeQuery(text string) []queryTerm {
 
 // bm25Hit is a memory's full-text score.
 type bm25Hit struct {
-	id    string
-	score float64
+	id       string
+	score    float64
+	coverage float64 // share of the query's most informative words the memory contains
+	key      docKey
 }
 
 // bm25 ranks the snapshot's memories by BM25F over the text fields, read
 // straight from bleve's postings: raw term frequency, per-field length
 // normalization against exact average lengths, one IDF per term over all
-// fields. allowed, when set, restricts the memories ranked.
+// fields. A second ranking by the query's informative words alone is
+// blended in; the query is expanded with the vault's own word associations
+// and, for long memories, with feedback from the first pass; finally each
+// memory is scored in the context of its session (see context.go).
 func (ix *Index) bm25(ctx context.Context, s *snapshot, text string, depth int, q Query) ([]bm25Hit, error) {
 	bi, err := s.index()
 	if err != nil {
@@ -107,7 +114,7 @@ func (ix *Index) bm25(ctx context.Context, s *snapshot, text string, depth int, 
 	if len(terms) == 0 {
 		return nil, nil
 	}
-	sc := &bm25Scorer{ctx: ctx, r: r, n: float64(s.m.Docs), avg: s.m.avgLens(), ids: map[docKey]index.IndexInternalID{}}
+	sc := newScorer(ctx, r, s)
 	if terms, err = sc.correct(terms); err != nil {
 		return nil, err
 	}
@@ -116,26 +123,57 @@ func (ix *Index) bm25(ctx context.Context, s *snapshot, text string, depth int, 
 		return nil, err
 	}
 	scores := map[docKey]float64{}
+	sc.stats = &queryStats{}
 	if err := sc.score(terms, scores); err != nil {
 		return nil, err
 	}
-	top, err := sc.top(scores, depth, allowed)
-	if err != nil || s.m.Docs < prfMinCorpus || len(top) < prfMinDocs {
-		return top, err
+	stats := sc.stats
+	sc.stats = nil
+	// In a handful of memories, which words are rare says nothing.
+	if s.m.Docs >= prfMinCorpus {
+		if err := sc.blendInformative(terms, scores); err != nil {
+			return nil, err
+		}
+		if err := ix.expand(sc, scores, terms, depth, allowed); err != nil {
+			return nil, err
+		}
 	}
-	expansion, err := ix.feedback(sc, top, terms)
-	if err != nil || len(expansion) == 0 {
-		return top, err
+	hits, err := ix.inContext(sc, s, scores, stats, depth, allowed)
+	if err != nil {
+		return nil, err
+	}
+	stats.cover(hits)
+	return hits, nil
+}
+
+// expand adds the query's expansion to the scores: pseudo-relevance
+// feedback when the best first-pass memories are long enough to lend
+// words, else the words the vault associates with the query's rare words.
+func (ix *Index) expand(sc *bm25Scorer, scores map[docKey]float64, terms []queryTerm, depth int, allowed map[docKey]bool) error {
+	top, err := sc.top(scores, depth, allowed)
+	if err != nil || len(top) < prfMinDocs {
+		return err
+	}
+	feedback, long, err := ix.feedback(sc, top, terms)
+	if err != nil {
+		return err
+	}
+	if !long {
+		associated, err := sc.associations(terms)
+		if err != nil {
+			return err
+		}
+		return sc.score(associated, scores)
+	}
+	if len(feedback) == 0 {
+		return nil
 	}
 	// Scores are linear in term weights: scale the first pass and add the
 	// expansion's share instead of scoring every term again.
 	for k := range scores {
 		scores[k] *= 1 - prfWeight
 	}
-	if err := sc.score(expansion, scores); err != nil {
-		return nil, err
-	}
-	return sc.top(scores, depth, allowed)
+	return sc.score(feedback, scores)
 }
 
 type bm25Scorer struct {
@@ -145,6 +183,13 @@ type bm25Scorer struct {
 	avg [numTextFields]float64
 	ids map[docKey]index.IndexInternalID
 	df  map[string]float64
+	// stats, when set, collects what the context and coverage signals
+	// need from the first pass.
+	stats *queryStats
+}
+
+func newScorer(ctx context.Context, r index.IndexReader, s *snapshot) *bm25Scorer {
+	return &bm25Scorer{ctx: ctx, r: r, n: float64(s.m.Docs), avg: s.m.avgLens(), ids: map[docKey]index.IndexInternalID{}}
 }
 
 // docKey is an internal document id as a number: scorch ids are eight
@@ -166,10 +211,6 @@ func (sc *bm25Scorer) idf(df float64) float64 {
 
 // score adds the BM25F scores of terms to scores, by internal id.
 func (sc *bm25Scorer) score(terms []queryTerm, scores map[docKey]float64) error {
-	type docTF struct {
-		tf  [numTextFields]float64
-		len [numTextFields]float64
-	}
 	var tfd index.TermFieldDoc
 	docs := map[docKey]*docTF{}
 	for _, qt := range terms {
@@ -204,10 +245,13 @@ func (sc *bm25Scorer) score(terms []queryTerm, scores map[docKey]float64) error 
 			}
 			tfr.Close()
 		}
+		idf := sc.idf(float64(len(docs)))
+		if sc.stats != nil {
+			sc.stats.add(qt, idf, docs)
+		}
 		if len(docs) == 0 {
 			continue
 		}
-		idf := sc.idf(float64(len(docs)))
 		for key, d := range docs {
 			var tilde float64
 			for fi, f := range textFields {
@@ -221,6 +265,12 @@ func (sc *bm25Scorer) score(terms []queryTerm, scores map[docKey]float64) error 
 		}
 	}
 	return nil
+}
+
+// docTF is one memory's frequencies and lengths of a query word, by field.
+type docTF struct {
+	tf  [numTextFields]float64
+	len [numTextFields]float64
 }
 
 // keywordFilter turns the keyword filters of a query (kinds, tags,
@@ -328,7 +378,7 @@ func (sc *bm25Scorer) top(scores map[docKey]float64, depth int, allowed map[docK
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, bm25Hit{id: id, score: e.score})
+		out = append(out, bm25Hit{id: id, score: e.score, key: e.key})
 		if len(out) == depth {
 			break
 		}
@@ -338,7 +388,8 @@ func (sc *bm25Scorer) top(scores map[docKey]float64, depth int, allowed map[docK
 
 // feedback picks expansion words from the best first-pass memories: words
 // frequent in them, rare in the vault, and shared by at least two of them.
-func (ix *Index) feedback(sc *bm25Scorer, top []bm25Hit, query []queryTerm) ([]queryTerm, error) {
+// long reports whether those memories are long enough for feedback.
+func (ix *Index) feedback(sc *bm25Scorer, top []bm25Hit, query []queryTerm) (terms []queryTerm, long bool, err error) {
 	n := min(prfDocs, len(top))
 	inQuery := map[string]bool{}
 	for _, q := range query {
@@ -351,18 +402,19 @@ func (ix *Index) feedback(sc *bm25Scorer, top []bm25Hit, query []queryTerm) ([]q
 	stats := map[string]*stat{}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
+	var words float64
 	maxScore := top[0].score
 	for i := 0; i < n; i++ {
 		wg.Add(1)
 		go func(h bm25Hit) {
 			defer wg.Done()
-			data, err := os.ReadFile(filepath.Join(ix.v.Root, filepath.FromSlash(h.id)+".md"))
+			text, err := ix.memoryText(h.id)
 			if err != nil {
 				return
 			}
 			counts := map[string]float64{}
 			total := 0.0
-			for _, t := range analyzer().Analyze(data) {
+			for _, t := range analyzer().Analyze([]byte(text)) {
 				term := string(t.Term)
 				if len(term) < 3 || inQuery[term] || intentWords[term] || isNumber(term) {
 					continue
@@ -374,6 +426,7 @@ func (ix *Index) feedback(sc *bm25Scorer, top []bm25Hit, query []queryTerm) ([]q
 				return
 			}
 			mu.Lock()
+			words += total
 			for term, c := range counts {
 				st, ok := stats[term]
 				if !ok {
@@ -387,6 +440,9 @@ func (ix *Index) feedback(sc *bm25Scorer, top []bm25Hit, query []queryTerm) ([]q
 		}(top[i])
 	}
 	wg.Wait()
+	if words < prfMinWords*float64(n) {
+		return nil, false, nil // turn-sized memories: what two of them share is small talk
+	}
 	type cand struct {
 		term string
 		w    float64
@@ -398,7 +454,7 @@ func (ix *Index) feedback(sc *bm25Scorer, top []bm25Hit, query []queryTerm) ([]q
 		}
 		df, err := sc.docFreq(term)
 		if err != nil {
-			return nil, err
+			return nil, true, err
 		}
 		if df == 0 || df > sc.n/2 {
 			continue // a word in half the vault says nothing
@@ -415,7 +471,7 @@ func (ix *Index) feedback(sc *bm25Scorer, top []bm25Hit, query []queryTerm) ([]q
 		cands = cands[:prfTerms]
 	}
 	if len(cands) == 0 {
-		return nil, nil
+		return nil, true, nil
 	}
 	var sum float64
 	for _, c := range cands {
@@ -430,7 +486,7 @@ func (ix *Index) feedback(sc *bm25Scorer, top []bm25Hit, query []queryTerm) ([]q
 		// The expansion as a whole weighs prfWeight of the final query.
 		out[i] = queryTerm{term: c.term, weight: prfWeight * qsum * c.w / sum}
 	}
-	return out, nil
+	return out, true, nil
 }
 
 // correct replaces a query word no memory contains with the closest word
@@ -460,14 +516,21 @@ func (sc *bm25Scorer) correct(terms []queryTerm) ([]queryTerm, error) {
 		if err != nil {
 			return nil, err
 		}
-		best, bestCount, bestDist := "", uint64(0), uint8(255)
+		best, bestCount, bestDist := "", 0.0, uint8(255)
 		for {
 			e, err := dict.Next()
 			if err != nil || e == nil {
 				break
 			}
-			if e.EditDistance < bestDist || (e.EditDistance == bestDist && e.Count > bestCount) {
-				best, bestCount, bestDist = e.Term, e.Count, e.EditDistance
+			// Fuzzy dictionary entries carry no counts (always 0): look
+			// them up, or ties go to the first word alphabetically.
+			n, err := sc.docFreq(e.Term)
+			if err != nil {
+				dict.Close()
+				return nil, err
+			}
+			if e.EditDistance < bestDist || (e.EditDistance == bestDist && n > bestCount) {
+				best, bestCount, bestDist = e.Term, n, e.EditDistance
 			}
 		}
 		dict.Close()

@@ -171,12 +171,12 @@ func (f *fixture) checkFault(queries []index.Query, want [][]string) (msg string
 		return "index status: " + err.Error()
 	}
 	for i, q := range queries {
-		res, err := index.Search(ctx, []*index.Index{ix}, q)
+		res, err := search(ctx, []*index.Index{ix}, q)
 		if err != nil {
 			return fmt.Sprintf("query %d: %v", i, err)
 		}
 		var got []string
-		for _, h := range res.Hits {
+		for _, h := range res.Items {
 			got = append(got, h.URI.Path)
 		}
 		if !slices.Equal(got, want[i]) {

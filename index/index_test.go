@@ -69,12 +69,12 @@ func (f *fixture) remember(kind schema.Kind, title, body string, tags ...string)
 
 func (f *fixture) search(q index.Query) []string {
 	f.t.Helper()
-	res, err := index.Search(ctx, []*index.Index{f.ix}, q)
+	res, err := search(ctx, []*index.Index{f.ix}, q)
 	if err != nil {
 		f.t.Fatal(err)
 	}
 	var out []string
-	for _, h := range res.Hits {
+	for _, h := range res.Items {
 		out = append(out, h.URI.Path)
 	}
 	return out
@@ -199,12 +199,12 @@ func TestCorruptCacheRebuildsWithWarning(t *testing.T) {
 				t.Fatal(err)
 			}
 			fresh := f.open(index.Options{})
-			res, err := index.Search(ctx, []*index.Index{fresh}, index.Query{Text: "bleve search"})
+			res, err := search(ctx, []*index.Index{fresh}, index.Query{Text: "bleve search"})
 			if err != nil {
 				t.Fatalf("search over a corrupt cache: %v", err)
 			}
-			if len(res.Hits) != len(want) || res.Hits[0].URI.Path != want[0] {
-				t.Fatalf("after rebuild %v, want %v", res.Hits, want)
+			if len(res.Items) != len(want) || res.Items[0].URI.Path != want[0] {
+				t.Fatalf("after rebuild %v, want %v", res.Items, want)
 			}
 			if !strings.Contains(strings.Join(f.warns, "\n"), "rebuilding") {
 				t.Fatalf("no rebuild warning: %v", f.warns)
@@ -267,7 +267,7 @@ func TestConcurrentReadersAndWriters(t *testing.T) {
 					return
 				default:
 				}
-				if _, err := index.Search(ctx, []*index.Index{ix}, index.Query{Text: "writer event"}); err != nil {
+				if _, err := search(ctx, []*index.Index{ix}, index.Query{Text: "writer event"}); err != nil {
 					errs <- fmt.Errorf("reader: %w", err)
 					return
 				}

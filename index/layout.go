@@ -26,7 +26,7 @@ const (
 	// CacheDir is the cache's directory name inside a vault.
 	CacheDir = ".cache"
 
-	formatVersion = "cairn-index 7"
+	formatVersion = "cairn-index 8"
 	cacheTag      = "Signature: 8a477f597d28d172789f06886806bc55\n" +
 		"# This file is a cache directory tag created by cairn.\n" +
 		"# The directory is derived from the vault and rebuilt when missing.\n" +

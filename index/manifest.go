@@ -10,12 +10,13 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"unsafe"
 )
 
 // manifestMagic opens manifest.bin; the JSON header follows on the same
 // line, so `head -1 manifest.bin` shows what a cache holds.
-const manifestMagic = "CAIRNMF4 "
+const manifestMagic = "CAIRNMF5 "
 
 // EmbedderInfo identifies what made a cache's vectors; any change re-embeds.
 type EmbedderInfo struct {
@@ -62,12 +63,15 @@ type fileEntry struct {
 	meta docMeta
 }
 
-// docMeta is what listings filter and sort on.
+// docMeta is what listings filter and sort on, and what places a memory
+// among its neighbours: the agent session it came from and when.
 type docMeta struct {
 	kind    uint8 // index into kindCodes
 	status  uint8 // index into statusCodes
 	pinned  bool
-	updated int64 // unix seconds
+	updated int64  // unix seconds
+	created int64  // unix seconds
+	session uint32 // hash of the source session; 0 for none
 }
 
 func (e *fileEntry) matches(s fileStat) bool {
@@ -94,6 +98,9 @@ type manifest struct {
 	dirs   []dirEntry  // sorted by path; "" is the vault root
 	byPath map[string]int
 	size   int64 // of manifest.bin when loaded, to tell whether it changed since
+	// nb places memories in their sessions, built on first use.
+	nb     *neighbourhood
+	nbOnce sync.Once
 	// writtenAt is the file system's mtime of manifest.bin: a file whose
 	// mtime is not before it may have changed within the same clock tick
 	// after it was hashed, and is hashed again ("racy", as git calls it).
@@ -239,6 +246,8 @@ func (m *manifest) encode() []byte {
 		}
 		b = append(b, f.meta.kind, f.meta.status, pinned)
 		b = le.AppendUint64(b, uint64(f.meta.updated))
+		b = le.AppendUint64(b, uint64(f.meta.created))
+		b = le.AppendUint32(b, f.meta.session)
 	}
 	return le.AppendUint32(b, crc32.ChecksumIEEE(b))
 }
@@ -294,7 +303,7 @@ func decodeManifest(data []byte) (*manifest, error) {
 		off += 24
 	}
 	m.files = make([]fileEntry, m.Files)
-	const rec = 20 + 8*4 + 4 + 1 + 4*numTextFields + 3 + 8
+	const rec = 20 + 8*4 + 4 + 1 + 4*numTextFields + 3 + 8 + 8 + 4
 	for i := range m.files {
 		p, ok := readPath()
 		if !ok || off+rec > len(r) {
@@ -313,7 +322,8 @@ func decodeManifest(data []byte) (*manifest, error) {
 			f.lens[k] = le.Uint32(r[off+57+4*k:])
 		}
 		mo := off + 57 + 4*numTextFields
-		f.meta = docMeta{kind: r[mo], status: r[mo+1], pinned: r[mo+2] == 1, updated: int64(le.Uint64(r[mo+3:]))}
+		f.meta = docMeta{kind: r[mo], status: r[mo+1], pinned: r[mo+2] == 1, updated: int64(le.Uint64(r[mo+3:])),
+			created: int64(le.Uint64(r[mo+11:])), session: le.Uint32(r[mo+19:])}
 		off += rec
 	}
 	if off != len(r) {

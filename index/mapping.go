@@ -50,7 +50,14 @@ func newMapping() mapping.IndexMapping {
 		f.Store = store
 		f.IncludeTermVectors = false
 		f.IncludeInAll = false
-		f.DocValues = false
+		f.DocValues = true
+		return f
+	}
+	// The body keeps its words per memory (doc values) as well: ranking
+	// reads them to learn which words go together in this vault.
+	body := func() *mapping.FieldMapping {
+		f := text(false)
+		f.DocValues = true
 		return f
 	}
 	kw := func() *mapping.FieldMapping {
@@ -58,7 +65,7 @@ func newMapping() mapping.IndexMapping {
 		f.Analyzer = keyword.Name
 		f.IncludeInAll = false
 		f.IncludeTermVectors = false
-		f.DocValues = false
+		f.DocValues = true
 		return f
 	}
 	stored := func() *mapping.FieldMapping {
@@ -66,7 +73,7 @@ func newMapping() mapping.IndexMapping {
 		f.Index = false
 		f.Store = true
 		f.IncludeInAll = false
-		f.DocValues = false
+		f.DocValues = true
 		return f
 	}
 	date := func() *mapping.FieldMapping {
@@ -78,14 +85,14 @@ func newMapping() mapping.IndexMapping {
 	num := func() *mapping.FieldMapping {
 		f := bleve.NewNumericFieldMapping()
 		f.IncludeInAll = false
-		f.DocValues = false
+		f.DocValues = true
 		return f
 	}
 	dm := bleve.NewDocumentStaticMapping()
 	for name, fm := range map[string]*mapping.FieldMapping{
 		fURI: kw(), fKind: kw(), fStatus: kw(), fTags: kw(), fLinks: kw(), fSupersedes: kw(),
 		fSupersededBy: kw(), fGate: kw(), fSession: kw(), fWiki: kw(), fCodeCommit: stored(), fSimhash: stored(), fReview: kw(),
-		fTitle: text(true), fSummary: stored(), fAbstract: text(false), fLabels: text(false), fBody: text(false), fTriggers: text(true),
+		fTitle: text(true), fSummary: stored(), fAbstract: text(false), fLabels: text(false), fBody: body(), fTriggers: text(true),
 		fCreated: date(), fUpdated: date(), fImportance: num(), fConfidence: num(),
 		fPinned: bleve.NewBooleanFieldMapping(),
 	} {
@@ -210,6 +217,9 @@ var textFields = [...]textField{
 
 const numTextFields = len(textFields)
 
+// bodyField is the body's place in textFields.
+const bodyField = numTextFields - 1
+
 // kindCodes and statusCodes number kinds and statuses in the manifest;
 // code 0 is "unknown".
 var (
@@ -231,7 +241,14 @@ func metaOf(m *schema.Memory) docMeta {
 	if up.IsZero() {
 		up = m.Created
 	}
-	return docMeta{kind: code(kindCodes, m.Kind), status: code(statusCodes, m.EffectiveStatus()), pinned: m.Pinned, updated: up.Unix()}
+	meta := docMeta{kind: code(kindCodes, m.Kind), status: code(statusCodes, m.EffectiveStatus()), pinned: m.Pinned, updated: up.Unix(), created: m.Created.Unix()}
+	if m.Created.IsZero() {
+		meta.created = meta.updated
+	}
+	if m.Source != nil && m.Source.Session != "" {
+		meta.session = sessionKey(m.Source.Session)
+	}
+	return meta
 }
 
 // fieldLens counts the analyzed tokens of each full-text field.

@@ -100,12 +100,12 @@ func TestEmbedderDownFallsBackToText(t *testing.T) {
 	srv.Close()
 	f.remember("decision", "Adopt ripgrep for code search", "ripgrep is fast.")
 	for i := 0; i < 2; i++ {
-		res, err := index.Search(ctx, []*index.Index{f.ix}, index.Query{Text: "ripgrep code search"})
+		res, err := search(ctx, []*index.Index{f.ix}, index.Query{Text: "ripgrep code search"})
 		if err != nil {
 			t.Fatalf("search with the embedder down: %v", err)
 		}
-		if res.Mode != index.ModeText || len(res.Hits) == 0 || res.Hits[0].URI.Path != "decisions/adopt-ripgrep-for-code-search" {
-			t.Fatalf("fallback result: mode %s hits %v", res.Mode, res.Hits)
+		if res.Mode != index.ModeText || len(res.Items) == 0 || res.Items[0].URI.Path != "decisions/adopt-ripgrep-for-code-search" {
+			t.Fatalf("fallback result: mode %s hits %v", res.Mode, res.Items)
 		}
 		if !strings.Contains(strings.Join(res.Warnings, "\n"), "embedder unavailable") {
 			t.Fatalf("no warning: %v", res.Warnings)

@@ -21,7 +21,7 @@ type Mode string
 const (
 	ModeText   Mode = "text"   // BM25 over title, summary, tags, triggers, body
 	ModeVector Mode = "vector" // cosine similarity of embeddings
-	ModeHybrid Mode = "hybrid" // both, fused by reciprocal rank
+	ModeHybrid Mode = "hybrid" // both, fused by retrieve
 )
 
 // ParseMode accepts text, vector or hybrid.
@@ -62,14 +62,6 @@ func (q *Query) defaults() {
 	}
 }
 
-// Signal is one ranking signal's view of a hit.
-type Signal struct {
-	Name         string  `json:"name"`         // bm25, vector:lexical, vector:ollama
-	Rank         int     `json:"rank"`         // 1-based, across every vault searched
-	Score        float64 `json:"score"`        // BM25 score or cosine similarity
-	Contribution float64 `json:"contribution"` // share of the fused score
-}
-
 // Hit is a search result: the memory's card and why it ranked.
 type Hit struct {
 	Doc
@@ -80,22 +72,11 @@ type Hit struct {
 
 // Candidates are one vault's ranked lists before fusion.
 type Candidates struct {
-	Scope      schema.Scope
-	Text       []Hit // by BM25, best first
-	Vector     []Hit // by cosine, best first
-	VectorName string
-	Warnings   []string
+	Scope    schema.Scope
+	Text     []Hit // by text score, best first
+	Vector   []Hit // by cosine, best first
+	Warnings []string
 }
-
-// Result is a fused search.
-type Result struct {
-	Hits     []Hit    `json:"hits"`
-	Mode     Mode     `json:"mode"` // the mode used, after any fallback
-	Warnings []string `json:"warnings,omitempty"`
-}
-
-// rrfK dampens reciprocal rank fusion: 1/(k+rank), the usual constant.
-const rrfK = 60
 
 // Candidates syncs the cache and returns this vault's ranked lists.
 func (ix *Index) Candidates(ctx context.Context, q Query) (*Candidates, error) {
@@ -270,7 +251,6 @@ func (ix *Index) candidates(ctx context.Context, s *snapshot, q Query) (*Candida
 		return nil, vecErr
 	case wantVector:
 		c.Vector = vecHits
-		c.VectorName = "vector:" + s.m.Embedder.Name
 	}
 	return c, nil
 }
@@ -357,7 +337,7 @@ func (ix *Index) textSearch(ctx context.Context, s *snapshot, q Query, filters [
 		if !ok {
 			continue
 		}
-		hits = append(hits, Hit{Doc: d, Scope: ix.v.Scope, Signals: []Signal{{Name: "bm25", Rank: len(hits) + 1, Score: h.score}}})
+		hits = append(hits, Hit{Doc: d, Scope: ix.v.Scope, Signals: []Signal{{Name: SignalText, Rank: len(hits) + 1, Score: h.score, Coverage: h.coverage}}})
 		if len(hits) == q.Depth {
 			break
 		}
@@ -431,7 +411,7 @@ func (ix *Index) manifestListing(ctx context.Context, s *snapshot, bi bleve.Inde
 	hits := make([]Hit, 0, len(cands))
 	for _, c := range cands {
 		if d, ok := docs[c.id]; ok {
-			hits = append(hits, Hit{Doc: d, Scope: ix.v.Scope, Signals: []Signal{{Name: "bm25", Rank: len(hits) + 1}}})
+			hits = append(hits, Hit{Doc: d, Scope: ix.v.Scope, Signals: []Signal{{Name: SignalText, Rank: len(hits) + 1}}})
 		}
 	}
 	return hits, nil
@@ -452,7 +432,7 @@ func (ix *Index) listing(ctx context.Context, bi bleve.Index, q Query, filters [
 	}
 	hits := make([]Hit, 0, len(res.Hits))
 	for i, h := range res.Hits {
-		hits = append(hits, Hit{Doc: docFromFields(ix.v.Scope, h.ID, h.Fields), Scope: ix.v.Scope, Signals: []Signal{{Name: "bm25", Rank: i + 1}}})
+		hits = append(hits, Hit{Doc: docFromFields(ix.v.Scope, h.ID, h.Fields), Scope: ix.v.Scope, Signals: []Signal{{Name: SignalText, Rank: i + 1}}})
 	}
 	return hits, nil
 }
@@ -587,116 +567,10 @@ func (ix *Index) vectorSearch(ctx context.Context, s *snapshot, q Query, filters
 		if !ok {
 			continue
 		}
-		hits = append(hits, Hit{Doc: d, Scope: ix.v.Scope, Signals: []Signal{{Name: "vector", Rank: len(hits) + 1, Score: float64(a.cos)}}})
+		hits = append(hits, Hit{Doc: d, Scope: ix.v.Scope, Signals: []Signal{{Name: SignalVector, Source: s.m.Embedder.Name, Rank: len(hits) + 1, Score: float64(a.cos)}}})
 		if len(hits) == q.Depth {
 			break
 		}
 	}
 	return hits, nil
-}
-
-// Search syncs and searches every index given and fuses their results.
-func Search(ctx context.Context, ixs []*Index, q Query) (*Result, error) {
-	q.defaults()
-	var cs []*Candidates
-	for _, ix := range ixs {
-		c, err := ix.Candidates(ctx, q)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", ix.v.Root, err)
-		}
-		cs = append(cs, c)
-	}
-	return Fuse(q, cs), nil
-}
-
-// Fuse merges per-vault candidate lists: each signal's lists are merged by
-// raw score into one global ranking, and the rankings are combined by
-// reciprocal rank fusion. A single-signal search keeps the raw score.
-func Fuse(q Query, cs []*Candidates) *Result {
-	q.defaults()
-	res := &Result{Mode: q.Mode}
-	var text, vec []Hit
-	vecName := "vector"
-	for _, c := range cs {
-		text = append(text, c.Text...)
-		vec = append(vec, c.Vector...)
-		if c.VectorName != "" {
-			vecName = c.VectorName
-		}
-		res.Warnings = append(res.Warnings, c.Warnings...)
-	}
-	byScore := func(hs []Hit) {
-		sort.SliceStable(hs, func(i, j int) bool {
-			if hs[i].Signals[0].Score != hs[j].Signals[0].Score {
-				return hs[i].Signals[0].Score > hs[j].Signals[0].Score
-			}
-			return newerFirst(hs[i], hs[j])
-		})
-	}
-	byScore(text)
-	byScore(vec)
-	if len(vec) == 0 && q.Mode != ModeText {
-		res.Mode = ModeText
-	}
-	if len(text) == 0 && len(vec) > 0 {
-		res.Mode = ModeVector
-	}
-	if len(text) > 0 && len(vec) > 0 && q.Mode == ModeHybrid {
-		res.Mode = ModeHybrid
-	}
-	fused := map[string]*Hit{}
-	var order []*Hit
-	add := func(list []Hit, name string) {
-		for i, h := range list {
-			key := h.URI.String()
-			f, ok := fused[key]
-			if !ok {
-				hh := h
-				hh.Signals = nil
-				f = &hh
-				fused[key] = f
-				order = append(order, f)
-			}
-			sig := Signal{Name: name, Rank: i + 1, Score: h.Signals[0].Score}
-			if res.Mode == ModeHybrid {
-				sig.Contribution = 1 / float64(rrfK+i+1)
-			} else {
-				sig.Contribution = sig.Score
-			}
-			f.Score += sig.Contribution
-			f.Signals = append(f.Signals, sig)
-		}
-	}
-	if res.Mode != ModeVector {
-		add(text, "bm25")
-	}
-	if res.Mode != ModeText {
-		add(vec, vecName)
-	}
-
-	sort.SliceStable(order, func(i, j int) bool {
-		if order[i].Score != order[j].Score {
-			return order[i].Score > order[j].Score
-		}
-		return newerFirst(*order[i], *order[j])
-	})
-	for i, h := range order {
-		if i == q.Limit {
-			break
-		}
-		res.Hits = append(res.Hits, *h)
-	}
-	if res.Hits == nil {
-		res.Hits = []Hit{}
-	}
-	return res
-}
-
-// newerFirst breaks score ties: the more recently updated memory first,
-// then by URI, so equal inputs always give the same order.
-func newerFirst(a, b Hit) bool {
-	if !a.Updated.Equal(b.Updated) {
-		return a.Updated.After(b.Updated)
-	}
-	return a.URI.String() < b.URI.String()
 }

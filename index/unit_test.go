@@ -13,7 +13,8 @@ func TestManifestRoundTripAndCorruption(t *testing.T) {
 	m := newManifest()
 	m.Commit, m.Embedder = "abc", EmbedderInfo{Name: "lexical", Dims: 8, Version: 2}
 	e := m.edit()
-	e.add(&fileEntry{path: "decisions/b.md", size: 10, mtime: 5, ctime: 6, ino: 7, row: 1, hash: [20]byte{1}})
+	e.add(&fileEntry{path: "decisions/b.md", size: 10, mtime: 5, ctime: 6, ino: 7, row: 1, hash: [20]byte{1},
+		meta: docMeta{kind: 4, status: 1, updated: 1700000100, created: 1700000000, session: sessionKey("s1")}})
 	e.add(&fileEntry{path: "decisions/a.md", row: -1, flags: flagInvalid})
 	e.commit()
 	m.setDirs([]dirEntry{{path: "decisions", mtime: 3}, {path: ""}})
@@ -23,7 +24,8 @@ func TestManifestRoundTripAndCorruption(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(got.files) != 2 || got.files[0].path != "decisions/a.md" || got.files[1].ino != 7 || got.files[1].hash[0] != 1 ||
-		got.files[0].flags != flagInvalid || got.dirs[1].path != "decisions" || got.Commit != "abc" {
+		got.files[0].flags != flagInvalid || got.dirs[1].path != "decisions" || got.Commit != "abc" ||
+		got.files[1].meta != (docMeta{kind: 4, status: 1, updated: 1700000100, created: 1700000000, session: sessionKey("s1")}) {
 		t.Fatalf("round trip: %+v", got)
 	}
 	for i := range data {

@@ -32,9 +32,11 @@ type PackRequest struct {
 	Record bool
 	// Sections limits the pack to these sections (by name); empty is all.
 	Sections []string
-	// MinTextScore drops task matches whose full-text score is below it:
-	// a prompt hook injects nothing rather than a weak match.
-	MinTextScore float64
+	// Prompt says the task is a user's prompt, for which nothing is
+	// better than a weak match: retrieve decides whether the prompt says
+	// enough to search for and which matches are relevant enough
+	// (prompt.go). An empty pack means inject nothing.
+	Prompt bool
 }
 
 // Pack is a bounded, ordered selection of memories for an agent.
@@ -117,6 +119,11 @@ func (r *Retriever) Pack(ctx context.Context, req PackRequest) (*Pack, error) {
 	for _, ix := range r.ixs {
 		h, _ := ix.Vault().Head()
 		p.Heads = append(p.Heads, string(ix.Scope())+":"+h)
+	}
+	if req.Prompt && !worthSearching(req.Task) {
+		p.Key = packKey(p, req)
+		p.Markdown = renderPack(p)
+		return p, nil
 	}
 	err := r.views(ctx, func(vs []*index.View) error {
 		b := &packBuilder{r: r, vs: vs, req: req, now: now, used: map[string]bool{}, access: r.stats()}
@@ -224,7 +231,7 @@ func (b *packBuilder) gather(ctx context.Context, name string) ([]*Item, string,
 		var out []*Item
 		for i := range items {
 			it := items[i]
-			if it.Kind == schema.KindSession || textScore(it) < b.req.MinTextScore {
+			if it.Kind == schema.KindSession || (b.req.Prompt && !relevantToPrompt(it)) {
 				continue // sessions have their own section; weak matches are noise
 			}
 			out = append(out, &it)
@@ -594,14 +601,4 @@ func ago(d time.Duration) string {
 	default:
 		return fmt.Sprintf("%d months ago", int(d/(30*day)))
 	}
-}
-
-// textScore is an item's raw full-text score, 0 when it had none.
-func textScore(it Item) float64 {
-	for _, s := range it.Signals {
-		if s.Name == "bm25" {
-			return s.Score
-		}
-	}
-	return 0
 }

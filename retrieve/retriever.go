@@ -52,7 +52,9 @@ func (r *Retriever) views(ctx context.Context, fn func([]*index.View) error) err
 			return fn(vs)
 		}
 		return r.ixs[i].View(ctx, func(v *index.View) error {
-			vs = append(vs, v)
+			// View calls again after rebuilding a damaged cache: the
+			// views of an earlier attempt are closed.
+			vs = append(vs[:i], v)
 			return open(i + 1)
 		})
 	}

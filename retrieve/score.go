@@ -52,18 +52,20 @@ func (s *scorer) relevance(it *Item) (float64, []Part) {
 	if s.listing {
 		return 1, nil
 	}
-	var text, vec float64
-	for _, sig := range it.Signals {
-		switch {
-		case sig.Name == "bm25" && s.textMax > 0:
-			text = sig.Score / s.textMax
-		case strings.HasPrefix(sig.Name, "vector") && s.vecMax > 0:
-			vec = sig.Score / s.vecMax
-		}
-	}
 	total := w.Text + w.Vector
 	if total == 0 {
 		return 0, nil
+	}
+	var text, vec float64
+	for i, sig := range it.Signals {
+		switch {
+		case sig.Name == index.SignalText && s.textMax > 0:
+			text = sig.Score / s.textMax
+			it.Signals[i].Contribution = w.Text * text / total
+		case sig.Name == index.SignalVector && s.vecMax > 0:
+			vec = sig.Score / s.vecMax
+			it.Signals[i].Contribution = w.Vector * vec / total
+		}
 	}
 	rel := (w.Text*text + w.Vector*vec) / total
 	return rel, []Part{{Name: "text", Value: text, Effect: w.Text * text / total}, {Name: "vector", Value: vec, Effect: w.Vector * vec / total}}

@@ -112,9 +112,8 @@ func (r *Retriever) search(ctx context.Context, vs []*index.View, req Request) (
 		cands = append(cands, c)
 		res.Warnings = append(res.Warnings, c.Warnings...)
 	}
-	// Fuse per-vault lists into one ranking per signal.
-	fused := index.Fuse(index.Query{Text: req.Query, Limit: 1 << 30, Mode: index.ModeHybrid}, cands)
-	res.Mode = fused.Mode
+	hits, mode := fuse(cands)
+	res.Mode = mode
 	if req.Mode != "" && req.Mode != index.ModeHybrid {
 		res.Mode = req.Mode
 	}
@@ -123,17 +122,18 @@ func (r *Retriever) search(ctx context.Context, vs []*index.View, req Request) (
 	for _, st := range req.Statuses {
 		wantArchived = wantArchived || st == schema.StatusArchived
 	}
-	for _, h := range fused.Hits {
+	for _, h := range hits {
 		if h.Doc.Status == schema.StatusArchived && !wantArchived {
 			continue
 		}
 		it := get(h)
 		it.Signals = h.Signals
 		for _, sig := range h.Signals {
-			if sig.Name == "bm25" && sig.Score > s.textMax {
-				s.textMax = sig.Score
-			} else if strings.HasPrefix(sig.Name, "vector") && sig.Score > s.vecMax {
-				s.vecMax = sig.Score
+			switch sig.Name {
+			case index.SignalText:
+				s.textMax = max(s.textMax, sig.Score)
+			case index.SignalVector:
+				s.vecMax = max(s.vecMax, sig.Score)
 			}
 		}
 	}

@@ -35,8 +35,12 @@ date. Reported: recall@k, recall_any@k, recall_all@k for k = 5 and 10, MRR and
 nDCG@10, overall and per category; ingest and index rates; query latency.
 
 Generic JSONL, one case per line:
-  {"id": "...", "corpus": [{"id": "...", "text": "...", "time": "2026-01-02"}],
-   "queries": [{"id": "...", "text": "...", "time": "...", "relevant": ["corpus id"], "category": "..."}]}`
+  {"id": "...", "corpus": [{"id": "...", "text": "...", "time": "2026-01-02", "session": "..."}],
+   "queries": [{"id": "...", "text": "...", "time": "...", "relevant": ["corpus id"], "category": "..."}]}
+Corpus entries of one conversation session share "session" (optional), in
+the order they were said: their memories record it as captured memories
+do, and ranking reads a turn in the context of its neighbours.
+testdata/bench/conversations.jsonl is an example.`
 }
 
 func (c *BenchRetrievalCmd) Run(g *Globals, env *Env) error {

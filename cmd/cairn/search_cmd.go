@@ -152,7 +152,7 @@ func (c *SearchCmd) Run(g *Globals, env *Env) error {
 		if c.Explain {
 			var sigs []string
 			for _, s := range card.Signals {
-				sigs = append(sigs, fmt.Sprintf("%s #%d (%.4g)", s.Name, s.Rank, s.Score))
+				sigs = append(sigs, fmt.Sprintf("%s #%d (%.4g)", s.Label(), s.Rank, s.Score))
 			}
 			env.Printf("    why: %s\n", strings.Join(sigs, ", "))
 			env.Printf("    score: %s\n", explainParts(card.Parts))

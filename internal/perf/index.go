@@ -17,6 +17,7 @@ import (
 
 	"github.com/cairnmem/cairn/index"
 	"github.com/cairnmem/cairn/internal/synth"
+	"github.com/cairnmem/cairn/retrieve"
 	"github.com/cairnmem/cairn/schema"
 	"github.com/cairnmem/cairn/vault"
 )
@@ -170,9 +171,10 @@ func IndexFigures(ctx context.Context, o IndexOptions) (*IndexReport, error) {
 		queries = DefaultQueries(o.Seed, o.Runs)
 	}
 	t = t[:0]
+	ret := retrieve.New([]*index.Index{ix}) // the ranking every surface runs
 	for i := 0; i < o.Runs; i++ {
 		s := time.Now()
-		if _, err := index.Search(ctx, []*index.Index{ix}, index.Query{Text: queries[i%len(queries)], Limit: 10}); err != nil {
+		if _, err := ret.Search(ctx, retrieve.Request{Query: queries[i%len(queries)], Limit: 10}); err != nil {
 			return nil, err
 		}
 		t = append(t, ms(time.Since(s)))

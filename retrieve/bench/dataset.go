@@ -15,7 +15,10 @@ import (
 	"github.com/cairnmem/cairn/schema"
 )
 
-// Doc is one corpus entry, remembered as one memory.
+// Doc is one corpus entry, remembered as one memory. Entries of one
+// conversation session share Session, in the order they were said: the
+// memory records the session, as a captured memory does, and ranking may
+// use its neighbours.
 type Doc struct {
 	ID      string `json:"id"`
 	Text    string `json:"text"`
@@ -134,7 +137,8 @@ func LoadLongMemEval(r io.Reader, turns bool) ([]Case, error) {
 }
 
 // dateLayouts are the dataset date forms accepted besides RFC 3339.
-var dateLayouts = []string{"2006/01/02 (Mon) 15:04", "2006/01/02 15:04", "2006/01/02", "2006-01-02 15:04:05", "2006-01-02T15:04:05"}
+var dateLayouts = []string{"2006/01/02 (Mon) 15:04", "2006/01/02 15:04", "2006/01/02", "2006-01-02 15:04:05", "2006-01-02T15:04:05",
+	"2006-01-02 15:04", "2006-01-02", "3:04 pm on 2 January, 2006", "3:04 pm on 2 Jan, 2006"}
 
 // ParseDate reads a dataset time.
 func ParseDate(s string) (time.Time, error) {

@@ -161,42 +161,8 @@ func Run(ctx context.Context, cases []Case, o Options) (*Report, error) {
 // ranks its queries with the retrieval every surface uses.
 func runCase(ctx context.Context, dir string, c Case, o Options) (res caseResult) {
 	defer os.RemoveAll(dir)
-	if _, err := vault.Init(ctx, vault.InitOptions{Scope: schema.ScopeProject, Dir: dir}); err != nil {
-		return caseResult{err: err}
-	}
-	v, err := vault.Open(filepath.Join(dir, vault.DirName), schema.ScopeProject)
-	if err != nil {
-		return caseResult{err: err}
-	}
-	if o.Index != nil {
-		v.Config.Index = *o.Index
-	}
-	if o.Retrieve != nil {
-		v.Config.Retrieve = *o.Retrieve
-	}
-	ids := map[string]string{} // memory path → corpus id
 	start := time.Now()
-	_, err = v.Update(ctx, vault.CommitMeta{Verb: "remember", Subject: "bench: ingest " + c.ID, Source: "bench"}, func(tx *vault.Tx) error {
-		for i, d := range c.Corpus {
-			t, err := ParseDate(d.Time)
-			if err != nil {
-				return fmt.Errorf("corpus %s: %w", d.ID, err)
-			}
-			if t.IsZero() {
-				t = time.Now()
-			}
-			// The title carries no words of its own, so ranking rests on
-			// the text; ids never reach the index (they could leak gold).
-			m := schema.New(schema.KindEvent, fmt.Sprintf("Conversation %d", i+1), t)
-			m.Body = d.Text
-			m.URI = schema.URI{Scope: schema.ScopeProject, Path: fmt.Sprintf("events/c%05d", i+1)}
-			ids[m.URI.Path] = d.ID
-			if err := tx.Put(m); err != nil {
-				return fmt.Errorf("corpus %s: %w", d.ID, err)
-			}
-		}
-		return nil
-	})
+	v, ids, err := ingest(ctx, dir, c, o)
 	if err != nil {
 		return caseResult{err: err}
 	}
@@ -214,6 +180,69 @@ func runCase(ctx context.Context, dir string, c Case, o Options) (res caseResult
 	if e := ix.Embedder(); e != nil {
 		res.embedder = e.Info().Name
 	}
+	if err := rank(ctx, ix, ids, c, o, &res); err != nil {
+		return caseResult{err: err}
+	}
+	return res
+}
+
+// ingest remembers a case's corpus in a new vault at dir, one memory per
+// entry, and returns the vault with the corpus id of each memory path.
+func ingest(ctx context.Context, dir string, c Case, o Options) (*vault.Vault, map[string]string, error) {
+	if _, err := vault.Init(ctx, vault.InitOptions{Scope: schema.ScopeProject, Dir: dir}); err != nil {
+		return nil, nil, err
+	}
+	v, err := vault.Open(filepath.Join(dir, vault.DirName), schema.ScopeProject)
+	if err != nil {
+		return nil, nil, err
+	}
+	if o.Index != nil {
+		v.Config.Index = *o.Index
+	}
+	if o.Retrieve != nil {
+		v.Config.Retrieve = *o.Retrieve
+	}
+	ids := map[string]string{}      // memory path → corpus id
+	sessions := map[string]string{} // dataset session → anonymous id
+	_, err = v.Update(ctx, vault.CommitMeta{Verb: "remember", Subject: "bench: ingest " + c.ID, Source: "bench"}, func(tx *vault.Tx) error {
+		for i, d := range c.Corpus {
+			t, err := ParseDate(d.Time)
+			if err != nil {
+				return fmt.Errorf("corpus %s: %w", d.ID, err)
+			}
+			if t.IsZero() {
+				t = time.Now()
+			}
+			// The title carries no words of its own, so ranking rests on
+			// the text; ids never reach the index (they could leak gold).
+			m := schema.New(schema.KindEvent, fmt.Sprintf("Conversation %d", i+1), t)
+			m.Body = d.Text
+			if d.Session != "" {
+				// A conversation's turns share a session, as captured
+				// memories do. Session ids are renamed: a dataset's own
+				// (LongMemEval's "answer_…") could leak gold.
+				if sessions[d.Session] == "" {
+					sessions[d.Session] = fmt.Sprintf("s%05d", len(sessions)+1)
+				}
+				m.Source = &schema.Source{Agent: "bench", Session: sessions[d.Session]}
+			}
+			m.URI = schema.URI{Scope: schema.ScopeProject, Path: fmt.Sprintf("events/c%05d", i+1)}
+			ids[m.URI.Path] = d.ID
+			if err := tx.Put(m); err != nil {
+				return fmt.Errorf("corpus %s: %w", d.ID, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return v, ids, nil
+}
+
+// rank runs a case's queries through retrieve.Search, clock set to each
+// query's time, and scores the rankings.
+func rank(ctx context.Context, ix *index.Index, ids map[string]string, c Case, o Options, res *caseResult) error {
 	r := retrieve.New([]*index.Index{ix})
 	for _, q := range c.Queries {
 		if len(q.Relevant) == 0 {
@@ -222,7 +251,7 @@ func runCase(ctx context.Context, dir string, c Case, o Options) (res caseResult
 		}
 		now, err := ParseDate(q.Time)
 		if err != nil {
-			return caseResult{err: fmt.Errorf("query %s: %w", q.ID, err)}
+			return fmt.Errorf("query %s: %w", q.ID, err)
 		}
 		if now.IsZero() {
 			now = time.Now()
@@ -231,7 +260,7 @@ func runCase(ctx context.Context, dir string, c Case, o Options) (res caseResult
 		qs := time.Now()
 		out, err := r.Search(ctx, retrieve.Request{Query: q.Text, Limit: o.Depth, Mode: o.Mode})
 		if err != nil {
-			return caseResult{err: fmt.Errorf("query %s: %w", q.ID, err)}
+			return fmt.Errorf("query %s: %w", q.ID, err)
 		}
 		res.latencies = append(res.latencies, float64(time.Since(qs).Microseconds())/1000)
 		ranked := make([]string, 0, len(out.Items))
@@ -242,7 +271,7 @@ func runCase(ctx context.Context, dir string, c Case, o Options) (res caseResult
 		qr.Ranked = ranked[:min(10, len(ranked))]
 		res.queries = append(res.queries, qr)
 	}
-	return res
+	return nil
 }
 
 // Categories lists a report's categories in order.
