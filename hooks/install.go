@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cairnmem/cairn/internal/atomicfile"
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/pretty"
 	"github.com/tidwall/sjson"
@@ -321,5 +322,5 @@ func writeAtomic(path string, data []byte) error {
 	if err := os.Chmod(tmp, perm); err != nil {
 		return err
 	}
-	return os.Rename(tmp, path)
+	return atomicfile.Rename(tmp, path)
 }

@@ -11,6 +11,7 @@ import (
 	"strconv"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/cairnmem/cairn/internal/atomicfile"
 	"github.com/cairnmem/cairn/schema"
 )
 
@@ -48,7 +49,7 @@ func (ix *Index) diff(m *manifest) (*delta, error) {
 	}
 	d := &delta{m: m, head: head, scan: sr, changed: map[string][20]byte{}, removed: sr.deleted}
 	for _, p := range sr.suspect {
-		data, err := os.ReadFile(filepath.Join(ix.v.Root, filepath.FromSlash(p)))
+		data, err := atomicfile.ReadFile(filepath.Join(ix.v.Root, filepath.FromSlash(p)))
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) {
 				d.removed = append(d.removed, p)
@@ -168,7 +169,7 @@ type parsed struct {
 
 // load reads one memory file once: its hash and, when valid, its memory.
 func (ix *Index) load(p string) parsed {
-	data, err := os.ReadFile(filepath.Join(ix.v.Root, filepath.FromSlash(p)))
+	data, err := atomicfile.ReadFile(filepath.Join(ix.v.Root, filepath.FromSlash(p)))
 	if err != nil {
 		return parsed{path: p, err: err}
 	}
