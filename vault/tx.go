@@ -192,6 +192,10 @@ func (v *Vault) Update(ctx context.Context, meta CommitMeta, fn func(*Tx) error)
 			return CommitResult{}, fmt.Errorf("read HEAD tree: %w", err)
 		}
 	}
+	trees := newHeadTrees(headTree)
+	if err := tx.checkCaseTwins(trees); err != nil {
+		return CommitResult{}, err
+	}
 	var changes []treeChange
 	var res CommitResult
 	for _, rel := range tx.order {
@@ -211,7 +215,7 @@ func (v *Vault) Update(ctx context.Context, meta CommitMeta, fn func(*Tx) error)
 			_ = syncDir(filepath.Dir(path))
 			removeEmptyDirs(v.Root, filepath.Dir(path))
 		}
-		if headHash(headTree, rel) == want {
+		if trees.hash(rel) == want {
 			continue // already committed as is
 		}
 		changes = append(changes, treeChange{rel: rel, hash: want})
