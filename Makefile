@@ -3,19 +3,57 @@ GO      ?= go
 BIN     ?= bin/cairn
 GOFILES  = $(shell find . -name '*.go' -not -path './.git/*')
 
-.PHONY: all build install test fmt-check vet race demo bench clean tools browser
+# The platforms cairn ships for; `make test` builds and vets every one.
+TARGETS  = linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
+
+# Release metadata: VERSION=v1.2.3 make release, or from git.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null)
+DATE    ?= $(shell git log -1 --format=%cI 2>/dev/null)
+LDFLAGS  = -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
+DIST    ?= dist
+RELEASE_URL ?= https://github.com/cairnmem/cairn/releases/download/$(VERSION)
+
+.PHONY: all build install test fmt-check vet cross portable race demo bench clean tools browser release
 
 all: build
 
 build:
-	$(GO) build -o $(BIN) ./cmd/cairn
+	$(GO) build -ldflags "-X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)" -o $(BIN) ./cmd/cairn
 
 install:
-	$(GO) install ./cmd/cairn
+	$(GO) install -ldflags "-X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)" ./cmd/cairn
 
-## test: gofmt check, go vet, and every test with the race detector,
-## including the web viewer in headless Chromium (installed when missing).
-test: tools browser fmt-check vet race
+## release: static binaries for every target in $(DIST): a .tar.gz per Unix
+## target, a .zip for Windows, SHA256SUMS, and the Homebrew formula
+## (cairn.rb) filled in from packaging/homebrew/cairn.rb.in. Archives are
+## reproducible: file times are the commit's, owners are 0 (GNU tar).
+release:
+	@case "$(VERSION)" in *dirty*) echo "warning: releasing $(VERSION) from a modified work tree";; esac
+	rm -rf $(DIST) && mkdir -p $(DIST)
+	@set -e; v=$(patsubst v%,%,$(VERSION)); for t in $(TARGETS); do \
+	  os=$${t%/*}; arch=$${t#*/}; name=cairn_$${v}_$${os}_$${arch}; dir=$(DIST)/$$name; exe=cairn; \
+	  [ $$os = windows ] && exe=cairn.exe; \
+	  echo "build $$name"; mkdir -p $$dir; \
+	  GOOS=$$os GOARCH=$$arch CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $$dir/$$exe ./cmd/cairn; \
+	  cp README.md $$dir/; \
+	  touch -d "$(DATE)" $$dir $$dir/*; \
+	  if [ $$os = windows ]; then (cd $(DIST) && zip -qrX $$name.zip $$name); \
+	  else tar -C $(DIST) --sort=name --owner=0 --group=0 --numeric-owner -czf $(DIST)/$$name.tar.gz $$name; fi; \
+	  rm -rf $$dir; \
+	done
+	cd $(DIST) && sha256sum cairn_* > SHA256SUMS
+	@v=$(patsubst v%,%,$(VERSION)); sed -e "s|@VERSION@|$$v|g" -e "s|@URL@|$(RELEASE_URL)|g" \
+	  $$(for t in darwin_arm64 darwin_amd64 linux_arm64 linux_amd64; do \
+	    printf ' -e s|@SHA256_%s@|%s|g' $$t "$$(grep "_$${t}.tar.gz" $(DIST)/SHA256SUMS | cut -d' ' -f1)"; done) \
+	  packaging/homebrew/cairn.rb.in > $(DIST)/cairn.rb
+	@! grep -n '@[A-Za-z0-9_]*@' $(DIST)/cairn.rb || { echo "cairn.rb: placeholders left"; exit 1; }
+	@cat $(DIST)/SHA256SUMS
+
+## test: gofmt check, go vet, a static build and go vet for every target
+## platform, and every test with the race detector, including the web
+## viewer in headless Chromium (installed when missing).
+test: tools browser fmt-check vet cross portable race
 
 tools:
 	@command -v git >/dev/null || { echo "make test needs git (used to fsck vaults cairn writes)"; exit 1; }
@@ -33,6 +71,21 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 
+# cross links cairn and vets every package, tests included, for each
+# target with cgo off, so no platform can silently stop building.
+cross:
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && for t in $(TARGETS); do \
+	  os=$${t%/*}; arch=$${t#*/}; echo "cross $$os/$$arch"; \
+	  GOOS=$$os GOARCH=$$arch CGO_ENABLED=0 $(GO) build -o "$$tmp/cairn" ./cmd/cairn || exit 1; \
+	  GOOS=$$os GOARCH=$$arch CGO_ENABLED=0 $(GO) vet ./... || exit 1; \
+	done
+
+# portable runs the index suite on Linux with the forms of the per-OS code
+# that Windows uses (listing directories, mmap-go), which no Linux build
+# would otherwise execute.
+portable:
+	$(GO) test -count=1 -tags cairn_portable ./index/...
+
 # CAIRN_REQUIRE_BROWSER turns a missing chromium into a failure, never a skip.
 # Screenshots of the viewer land in artifacts/screenshots/.
 race:
@@ -47,4 +100,4 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchtime 100x ./...
 
 clean:
-	rm -rf bin
+	rm -rf bin $(DIST)

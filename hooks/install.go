@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cairnmem/cairn/internal/atomicfile"
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/pretty"
 	"github.com/tidwall/sjson"
@@ -72,9 +73,29 @@ func (t Target) args(event string) []string {
 
 // ours reports whether a hook handler is one cairn installed.
 func ours(h gjson.Result) bool {
-	cmd := h.Get("command").String()
-	base := filepath.Base(cmd)
-	return (base == "cairn" || strings.HasPrefix(base, "cairn ")) && h.Get("args.0").String() == "hook"
+	return isCairnCommand(h.Get("command").String()) && h.Get("args.0").String() == "hook"
+}
+
+// isCairnCommand reports whether a configured command runs cairn:
+// "cairn", a path to it in either separator style, with ".exe" on
+// Windows, or an older shell form "cairn hook ...". Settings files travel
+// between machines, so every form is recognized on every OS.
+func isCairnCommand(cmd string) bool {
+	if IsCairnBinary(cmd) {
+		return true
+	}
+	f := strings.Fields(cmd)
+	return len(f) > 1 && IsCairnBinary(f[0])
+}
+
+// IsCairnBinary reports whether a path names a cairn executable: "cairn",
+// or "cairn.exe" (any letter case of the extension), in any directory.
+func IsCairnBinary(p string) bool {
+	base := p[strings.LastIndexAny(p, `/\`)+1:]
+	if len(base) > 4 && strings.EqualFold(base[len(base)-4:], ".exe") {
+		base = base[:len(base)-4]
+	}
+	return base == "cairn"
 }
 
 // Install writes cairn's hooks and MCP server into the agent's settings,
@@ -204,7 +225,7 @@ func addMCP(doc string, t Target) (string, []string, error) {
 
 func removeMCP(doc string) (string, []string, error) {
 	s := gjson.Get(doc, "mcpServers.cairn")
-	if !s.Exists() || filepath.Base(s.Get("command").String()) != "cairn" {
+	if !s.Exists() || !isCairnCommand(s.Get("command").String()) {
 		return doc, nil, nil
 	}
 	doc, err := sjson.Delete(doc, "mcpServers.cairn")
@@ -321,5 +342,5 @@ func writeAtomic(path string, data []byte) error {
 	if err := os.Chmod(tmp, perm); err != nil {
 		return err
 	}
-	return os.Rename(tmp, path)
+	return atomicfile.Rename(tmp, path)
 }

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/cairnmem/cairn/extract"
@@ -353,13 +352,13 @@ func (h *handler) detachFinalize() error {
 	f.Close()
 	cmd := exec.Command(h.o.Executable, "hook", "finalize", "--agent", h.o.Agent, "--payload", f.Name())
 	cmd.Dir = h.project.Root
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // survives the agent's process group
 	devnull, _ := os.Open(os.DevNull)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = devnull, nil, nil
-	if err := cmd.Start(); err != nil {
+	proc, err := startDetached(cmd)
+	if err != nil {
 		return fmt.Errorf("start the finalizer: %w", err)
 	}
-	return cmd.Process.Release()
+	return proc.Release()
 }
 
 // PayloadFile is set by `cairn hook finalize --payload`.

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/cairnmem/cairn/internal/atomicfile"
 	"github.com/cairnmem/cairn/schema"
 )
 
@@ -93,7 +94,7 @@ func readMemory(path, rel string) ([]byte, [20]byte, error) {
 	if err := schema.CheckSize(rel, fi.Size()); err != nil {
 		return nil, sha1.Sum(fmt.Appendf(nil, "cairn-too-large\x00%d\x00%d", fi.Size(), fi.ModTime().UnixNano())), err
 	}
-	data, err := os.ReadFile(path)
+	data, err := atomicfile.ReadFile(path)
 	if err != nil {
 		return nil, [20]byte{}, err
 	}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/cairnmem/cairn/internal/atomicfile"
 )
 
 // The cache under <vault>/.cache:
@@ -53,7 +55,7 @@ func (l layout) ensure() (bool, error) {
 			return false, err
 		}
 	}
-	v, err := os.ReadFile(l.path("version"))
+	v, err := atomicfile.ReadFile(l.path("version"))
 	if errors.Is(err, os.ErrNotExist) {
 		return true, nil
 	}
@@ -69,7 +71,7 @@ func (l layout) writeVersion() error {
 
 // current returns the generation readers should use, or "" when none.
 func (l layout) current() (string, error) {
-	b, err := os.ReadFile(l.path("current"))
+	b, err := atomicfile.ReadFile(l.path("current"))
 	if errors.Is(err, os.ErrNotExist) {
 		return "", nil
 	}
@@ -135,5 +137,9 @@ func writeAtomic(path string, data []byte) error {
 		os.Remove(tmp)
 		return err
 	}
-	return os.Rename(tmp, path)
+	if err := atomicfile.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
 }

@@ -66,7 +66,10 @@ func (ix *Index) dropGen(gen string) {
 	if !ok {
 		return
 	}
-	defer lk.unlock()
+	_ = os.RemoveAll(ix.l.genDir(gen))
+	lk.unlock()
+	// Windows cannot remove the lock file while it is open: once unlocked,
+	// a second pass removes it and the directory (elsewhere a no-op).
 	_ = os.RemoveAll(ix.l.genDir(gen))
 }
 

@@ -1,14 +1,13 @@
 package index
 
-import (
-	"os"
-	"runtime"
-	"sort"
-	"strings"
-	"sync"
+import "sort"
 
-	"golang.org/x/sys/unix"
-)
+// The stat walk has two forms. On Linux and macOS (scan_unix.go) it works
+// on directory file descriptors and skips listing directories whose stat
+// data did not change. Elsewhere, Windows first (scan_other.go), it lists
+// every directory and takes the files' stat data from the listing, which
+// Windows returns without a call per file (scan_list.go). Both fill the
+// same scanResult; a test runs both on Linux and compares them.
 
 // fileStat is the stat data compared to decide whether a file may have
 // changed. Any difference sends the file to be hashed; only the hash
@@ -41,222 +40,18 @@ func (r *scanResult) statOf(m *manifest, p string) (fileStat, bool) {
 	return fileStat{}, false
 }
 
-// scanChunk bounds the files one task stats, so a large directory is
-// spread over cores.
-const scanChunk = 512
-
-// scan walks the vault's work tree and compares it with the manifest. A
-// directory whose stat data is unchanged is not listed again: its files
-// come from the manifest and only they are stat'ed. Stat calls dominate,
-// about a microsecond or two each, and are spread over the cores.
-func scan(root string, m *manifest) (*scanResult, error) {
-	res := &scanResult{stat: make([]fileStat, len(m.files)), seen: make([]bool, len(m.files)), added: map[string]fileStat{}}
-	// Group the manifest's files and directories by parent directory.
-	files := map[string][]int{}
+// finish derives what the walk implies: manifest files not seen are
+// deleted, and a changed number of directories makes the dir cache stale.
+func (r *scanResult) finish(m *manifest) {
 	for i := range m.files {
-		d := dirOf(m.files[i].path)
-		files[d] = append(files[d], i)
-	}
-	subdirs := map[string][]string{}
-	oldDirs := make(map[string]dirEntry, len(m.dirs))
-	for _, d := range m.dirs {
-		oldDirs[d.path] = d
-		if d.path != "" {
-			subdirs[dirOf(d.path)] = append(subdirs[dirOf(d.path)], d.path)
+		if !r.seen[i] {
+			r.deleted = append(r.deleted, m.files[i].path)
 		}
 	}
-	w := &walker{root: root, m: m, res: res, files: files, subdirs: subdirs, oldDirs: oldDirs}
-	if err := w.run(); err != nil {
-		return nil, err
+	if len(r.dirs) != len(m.dirs) {
+		r.dirty = true
 	}
-	for i := range m.files {
-		if !res.seen[i] {
-			res.deleted = append(res.deleted, m.files[i].path)
-		}
-	}
-	if len(res.dirs) != len(m.dirs) {
-		res.dirty = true
-	}
-	sort.Slice(res.dirs, func(i, j int) bool { return res.dirs[i].path < res.dirs[j].path })
-	return res, nil
-}
-
-type walker struct {
-	root    string
-	m       *manifest
-	res     *scanResult
-	files   map[string][]int
-	subdirs map[string][]string
-	oldDirs map[string]dirEntry
-
-	mu      sync.Mutex
-	err     error
-	tasks   chan func()
-	pending sync.WaitGroup
-}
-
-func (w *walker) run() error {
-	w.tasks = make(chan func(), 256)
-	workers := min(runtime.GOMAXPROCS(0), 8)
-	var wg sync.WaitGroup
-	for i := 0; i < workers; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for t := range w.tasks {
-				t()
-				w.pending.Done()
-			}
-		}()
-	}
-	w.submit(func() { w.dir("") })
-	w.pending.Wait()
-	close(w.tasks)
-	wg.Wait()
-	return w.err
-}
-
-// submit queues a task without ever blocking a worker on a full queue.
-func (w *walker) submit(t func()) {
-	w.pending.Add(1)
-	select {
-	case w.tasks <- t:
-	default:
-		go func() { w.tasks <- t }()
-	}
-}
-
-func (w *walker) fail(rel string, err error) {
-	if rel == "" {
-		w.mu.Lock()
-		w.err = err
-		w.mu.Unlock()
-	}
-}
-
-// dir looks at one directory: its own stat, its subdirectories, and its
-// files in chunks.
-func (w *walker) dir(rel string) {
-	abs := w.root
-	if rel != "" {
-		abs += "/" + rel
-	}
-	fd, err := unix.Open(abs, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
-	if err != nil {
-		w.fail(rel, err)
-		return
-	}
-	defer unix.Close(fd)
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
-		w.fail(rel, err)
-		return
-	}
-	mt, ct := statTimes(&st)
-	de := dirEntry{path: rel, mtime: mt, ctime: ct, ino: st.Ino}
-	old, ok := w.oldDirs[rel]
-	unchanged := ok && old == de && mt < w.m.writtenAt
-
-	var subdirs []string
-	known := w.files[rel]
-	var added []string // names of .md files the manifest does not have here
-	if unchanged {
-		subdirs = w.subdirs[rel]
-	} else {
-		f := os.NewFile(uintptr(dupFD(fd)), abs)
-		entries, err := f.ReadDir(-1)
-		f.Close()
-		if err != nil {
-			w.fail(rel, err)
-			return
-		}
-		have := make(map[string]bool, len(known))
-		for _, i := range known {
-			have[w.m.files[i].path] = true
-		}
-		for _, e := range entries {
-			name := e.Name()
-			if strings.HasPrefix(name, ".") {
-				continue
-			}
-			p := join(rel, name)
-			switch {
-			case e.IsDir():
-				subdirs = append(subdirs, p)
-			case e.Type().IsRegular() && rel != "" && strings.HasSuffix(name, ".md") && !have[p]:
-				added = append(added, name)
-			}
-		}
-	}
-	w.mu.Lock()
-	w.res.dirs = append(w.res.dirs, de)
-	if !unchanged {
-		w.res.dirty = true
-	}
-	w.mu.Unlock()
-	for _, sd := range subdirs {
-		sd := sd
-		w.submit(func() { w.dir(sd) })
-	}
-	for start := 0; start < len(known); start += scanChunk {
-		chunk := known[start:min(start+scanChunk, len(known))]
-		w.submit(func() { w.statKnown(abs, chunk) })
-	}
-	if len(added) > 0 {
-		w.statAdded(fd, rel, added)
-	}
-}
-
-// statKnown stats files the manifest knows, in one directory.
-func (w *walker) statKnown(abs string, idx []int) {
-	fd, err := unix.Open(abs, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
-	if err != nil {
-		return // the directory vanished: its files count as deleted
-	}
-	defer unix.Close(fd)
-	var suspect []string
-	for _, i := range idx {
-		e := &w.m.files[i]
-		s, ok := fstat(fd, e.path[strings.LastIndexByte(e.path, '/')+1:])
-		if !ok {
-			continue
-		}
-		w.res.stat[i], w.res.seen[i] = s, true // each index is written by one task only
-		if !e.matches(s) || s.mtime >= w.m.writtenAt {
-			suspect = append(suspect, e.path)
-		}
-	}
-	if len(suspect) > 0 {
-		w.mu.Lock()
-		w.res.suspect = append(w.res.suspect, suspect...)
-		w.mu.Unlock()
-	}
-}
-
-// statAdded stats files new to the manifest.
-func (w *walker) statAdded(fd int, rel string, names []string) {
-	found := map[string]fileStat{}
-	for _, n := range names {
-		if s, ok := fstat(fd, n); ok {
-			found[join(rel, n)] = s
-		}
-	}
-	w.mu.Lock()
-	for p, s := range found {
-		w.res.added[p] = s
-		w.res.suspect = append(w.res.suspect, p)
-	}
-	w.mu.Unlock()
-}
-
-// fstat stats a regular file in a directory without following symlinks.
-func fstat(dirfd int, name string) (fileStat, bool) {
-	var st unix.Stat_t
-	if err := unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return fileStat{}, false
-	}
-	mt, ct := statTimes(&st)
-	return fileStat{size: st.Size, mtime: mt, ctime: ct, ino: st.Ino}, true
+	sort.Slice(r.dirs, func(i, j int) bool { return r.dirs[i].path < r.dirs[j].path })
 }
 
 func join(dir, name string) string {
@@ -264,13 +59,4 @@ func join(dir, name string) string {
 		return name
 	}
 	return dir + "/" + name
-}
-
-// dupFD duplicates fd so os.File can own and close its copy.
-func dupFD(fd int) int {
-	nfd, err := unix.Dup(fd)
-	if err != nil {
-		return -1
-	}
-	return nfd
 }

@@ -9,7 +9,6 @@ import (
 	"unsafe"
 
 	"github.com/viterin/vek/vek32"
-	"golang.org/x/sys/unix"
 )
 
 // vectors.f32 holds one float32 row per memory, addressed by the row
@@ -49,7 +48,7 @@ func openVectors(path string, dims int) (*vectorFile, error) {
 	if fi.Size() < vecHeader {
 		return nil, fmt.Errorf("%w: %s is truncated", ErrCorrupt, path)
 	}
-	mm, err := unix.Mmap(int(f.Fd()), 0, int(fi.Size()), unix.PROT_READ, unix.MAP_SHARED|unix.MAP_POPULATE)
+	mm, err := mapFile(f, int(fi.Size()))
 	if err != nil {
 		return nil, fmt.Errorf("map %s: %w", path, err)
 	}
@@ -92,7 +91,7 @@ func (v *vectorFile) dot(q []float32, i int) float32 {
 
 func (v *vectorFile) close() {
 	if v.mm != nil {
-		_ = unix.Munmap(v.mm)
+		_ = unmapFile(v.mm)
 		v.mm, v.data = nil, nil
 	}
 }

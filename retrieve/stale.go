@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cairnmem/cairn/index"
+	"github.com/cairnmem/cairn/internal/atomicfile"
 	"github.com/cairnmem/cairn/vault"
 )
 
@@ -47,7 +48,7 @@ func RefreshStale(ctx context.Context, ixs []*index.Index) ([]vault.StaleMemory,
 		if err := os.WriteFile(tmp, data, 0o644); err != nil {
 			return all, err
 		}
-		if err := os.Rename(tmp, p); err != nil {
+		if err := atomicfile.Rename(tmp, p); err != nil {
 			return all, err
 		}
 		all = append(all, st...)

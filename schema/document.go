@@ -18,7 +18,8 @@ import (
 // touches only the lines of changed fields.
 type document struct {
 	raw        string
-	head       string // leading blank lines and the opening "---" line
+	head       string // a byte order mark, leading blank lines and the opening "---" line
+	eol        string // the file's line ending, "\n" or "\r\n", kept on rewrites
 	fm         string // frontmatter text between the delimiters
 	close      string // the closing "---" line
 	body       string // everything after the closing line, verbatim
@@ -38,10 +39,20 @@ type keyPos struct {
 
 var yamlLine = regexp.MustCompile(`line (\d+)`)
 
+// utf8BOM opens files some Windows editors write; it is kept on rewrites.
+const utf8BOM = "\ufeff"
+
 // Parse reads a memory file. file names it in errors; it may be empty.
-// Unknown fields are kept and written back untouched.
+// Unknown fields are kept and written back untouched. A UTF-8 byte order
+// mark and CRLF line endings, as Windows editors write them, are accepted
+// and kept; the body is given with "\n" line endings.
 func Parse(file string, data []byte) (*Memory, error) {
 	verr := &ValidationError{}
+	raw := data
+	bom := bytes.HasPrefix(data, []byte(utf8BOM))
+	if bom {
+		data = data[len(utf8BOM):]
+	}
 	var fmText []byte
 	format := frontmatter.NewFormat("---", "---", func(b []byte, _ any) error {
 		fmText = append([]byte{}, b...)
@@ -67,13 +78,20 @@ func Parse(file string, data []byte) (*Memory, error) {
 		return nil, verr
 	}
 	d := &document{
-		raw:   string(data),
+		raw:   string(raw),
 		head:  string(data[:open]),
+		eol:   "\n",
 		fm:    string(data[open : open+len(fmText)]),
 		close: string(data[open+len(fmText) : headLen]),
 		body:  string(body),
 	}
 	d.lineOffset = strings.Count(d.head, "\n")
+	if strings.HasSuffix(d.head, "\r\n") {
+		d.eol = "\r\n"
+	}
+	if bom {
+		d.head = utf8BOM + d.head
+	}
 
 	m := &Memory{doc: d}
 	var root yaml.Node
@@ -129,7 +147,7 @@ func Parse(file string, data []byte) (*Memory, error) {
 			}
 		}
 	}
-	m.Body = trimBody(d.body)
+	m.Body = trimBody(strings.ReplaceAll(d.body, "\r\n", "\n"))
 	if err := verr.orNil(); err != nil {
 		return nil, err
 	}
@@ -217,9 +235,11 @@ func (m *Memory) Marshal() ([]byte, error) {
 		b.WriteString(d.body)
 	} else {
 		if !strings.HasSuffix(d.close, "\n") {
-			b.WriteByte('\n')
+			b.WriteString(d.eol)
 		}
-		writeBody(&b, m.Body)
+		var body strings.Builder
+		writeBody(&body, m.Body)
+		b.WriteString(d.withEOL(body.String()))
 	}
 	return []byte(b.String()), nil
 }
@@ -322,14 +342,22 @@ func (d *document) patch(m *Memory) (string, error) {
 		return edits[a].order > edits[b].order
 	})
 	for _, e := range edits {
-		repl := splitLines(e.text)
+		repl := splitLines(d.withEOL(e.text))
 		lines = append(lines[:e.at], append(repl, lines[e.end:]...)...)
 	}
 	out := strings.Join(lines, "")
 	if out != "" && !strings.HasSuffix(out, "\n") {
-		out += "\n"
+		out += d.eol
 	}
 	return out, nil
+}
+
+// withEOL gives text cairn rendered with "\n" the file's line endings.
+func (d *document) withEOL(text string) string {
+	if d.eol == "\n" {
+		return text
+	}
+	return strings.ReplaceAll(text, "\n", d.eol)
 }
 
 // insertionLine places a new key after the nearest existing key that comes

@@ -40,6 +40,9 @@ func Slugify(title string) string {
 	if s == "" {
 		return "memory"
 	}
+	if reservedName(s) {
+		return s + "-memory" // "con" and the like cannot be file names on Windows
+	}
 	return s
 }
 

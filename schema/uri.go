@@ -79,7 +79,10 @@ func ParseURI(s string, def Scope) (URI, error) {
 			return URI{}, fmt.Errorf("%w: %q: %v", ErrBadURI, raw, err)
 		}
 	}
-	return URI{Scope: scope, Path: strings.Join(segs, "/")}, nil
+	if err := checkPortablePath(s); err != nil {
+		return URI{}, fmt.Errorf("%w: %q: %v", ErrBadURI, raw, err)
+	}
+	return URI{Scope: scope, Path: s}, nil
 }
 
 // MustURI parses s and panics on error; for constants and tests.
@@ -107,7 +110,7 @@ func checkSegment(seg string) error {
 			return fmt.Errorf("path segment %q has %q (use letters, digits, '-', '_' and '.')", seg, r)
 		}
 	}
-	return nil
+	return checkPortableSegment(seg)
 }
 
 // URIFromRelPath maps a vault-relative file path ("decisions/x.md") to its URI.
@@ -154,14 +157,15 @@ func (u URI) HasPrefix(scope Scope, prefix string) bool {
 }
 
 // ParsePrefix splits a listing prefix into scope and path fragment. An empty
-// scope means "any scope".
+// scope means "any scope". As in ParseArg, '\' separates directories in a
+// path fragment.
 func ParsePrefix(s string) (Scope, string, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return "", "", nil
 	}
 	if !strings.HasPrefix(s, Scheme) {
-		return "", strings.TrimPrefix(s, "/"), nil
+		return "", strings.TrimPrefix(strings.ReplaceAll(s, `\`, "/"), "/"), nil
 	}
 	rest := s[len(Scheme):]
 	scopePart, p, _ := strings.Cut(rest, "/")

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cairnmem/cairn/internal/atomicfile"
 	"github.com/cairnmem/cairn/vault"
 )
 
@@ -36,7 +37,7 @@ func Token(v *vault.Vault) (string, error) {
 	if err := os.WriteFile(tmp, []byte(t+"\n"), 0o600); err != nil {
 		return "", fmt.Errorf("write the API token: %w", err)
 	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := atomicfile.Rename(tmp, path); err != nil {
 		return "", err
 	}
 	return t, nil

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/cairnmem/cairn/internal/atomicfile"
 )
 
 // tmpPrefix marks temp files of atomic writes; they are dot files so that
@@ -39,7 +41,7 @@ func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
 		os.Remove(tmp)
 		return fmt.Errorf("close %s: %w", path, err)
 	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := atomicfile.Rename(tmp, path); err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("rename into %s: %w", path, err)
 	}
@@ -47,14 +49,4 @@ func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
 }
 
 // syncDir makes a rename or unlink in dir durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("sync dir %s: %w", dir, err)
-	}
-	return nil
-}
+func syncDir(dir string) error { return atomicfile.SyncDir(dir) }

@@ -81,6 +81,7 @@ func (v *Vault) Doctor() Report {
 		r.Memories++
 		v.checkLinks(&r, e, known)
 	}
+	checkCaseTwinFiles(&r, entries, v.display)
 	if st, err := v.Status(); err == nil && len(st) > 0 {
 		var names []string
 		for _, s := range st {

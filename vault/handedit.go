@@ -50,8 +50,17 @@ func (v *Vault) CommitWorkTree(ctx context.Context, meta CommitMeta, opts HandEd
 		if err != nil {
 			return err
 		}
+		repo, err := v.Repo()
+		if err != nil {
+			return err
+		}
+		twins := caseTwinRejections(repo, changes)
 		for _, st := range changes {
 			if len(want) > 0 && !want[st.Path] {
+				continue
+			}
+			if err := twins[st.Path]; err != nil {
+				res.Rejected = append(res.Rejected, Rejection{FileStatus: st, Err: err})
 				continue
 			}
 			if err := v.stageHandEdit(tx, st, opts.Check); err != nil {

@@ -48,7 +48,7 @@ func (v *Vault) acquireWithin(ctx context.Context, timeout time.Duration) (*writ
 	if ok {
 		// Who holds the lock is diagnostics only; the flock is the lock.
 		holder := fmt.Sprintf("pid %d since %s: %s\n", os.Getpid(), time.Now().UTC().Format(time.RFC3339), strings.Join(os.Args, " "))
-		_ = os.WriteFile(path, []byte(holder), 0o644)
+		_ = os.WriteFile(holderFile(path), []byte(holder), 0o644)
 		return &writeLock{fl: fl}, nil
 	}
 	if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
@@ -57,7 +57,7 @@ func (v *Vault) acquireWithin(ctx context.Context, timeout time.Duration) (*writ
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	holder, _ := os.ReadFile(path)
+	holder, _ := os.ReadFile(holderFile(path))
 	msg := strings.TrimSpace(string(holder))
 	if msg == "" {
 		msg = "another process"
@@ -81,7 +81,7 @@ func (v *Vault) LockHolder() string {
 		_ = fl.Unlock()
 		return ""
 	}
-	b, _ := os.ReadFile(path)
+	b, _ := os.ReadFile(holderFile(path))
 	if s := strings.TrimSpace(string(b)); s != "" {
 		return s
 	}

@@ -10,17 +10,13 @@ import (
 
 // registryFile lists the project vaults this user has, so cross-project
 // work (promoting a preference seen in several projects) can find them.
-// It lives in the XDG state directory: machine-local, never committed.
+// It lives in the state directory: machine-local, never committed.
 func registryFile() (string, error) {
-	dir := os.Getenv("XDG_STATE_HOME")
-	if dir == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", err
-		}
-		dir = filepath.Join(home, ".local", "state")
+	d, err := currentDirs()
+	if err != nil {
+		return "", err
 	}
-	return filepath.Join(dir, "cairn", "projects"), nil
+	return filepath.Join(d.state, "projects"), nil
 }
 
 // RegisterProject records a project vault's root; recording it twice is

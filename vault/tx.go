@@ -201,6 +201,10 @@ func (v *Vault) Update(ctx context.Context, meta CommitMeta, fn func(*Tx) error)
 			return CommitResult{}, fmt.Errorf("read HEAD tree: %w", err)
 		}
 	}
+	trees := newHeadTrees(headTree)
+	if err := tx.checkCaseTwins(trees); err != nil {
+		return CommitResult{}, err
+	}
 	var changes []treeChange
 	var moves []move
 	var res CommitResult
@@ -212,7 +216,7 @@ func (v *Vault) Update(ctx context.Context, meta CommitMeta, fn func(*Tx) error)
 				return res, fmt.Errorf("store %s: %w", rel, err)
 			}
 		}
-		old := headHash(headTree, rel)
+		old := trees.hash(rel)
 		if old == want {
 			// Already committed as is: the work tree must hold it too.
 			if err := v.putWorkFile(rel, data); err != nil {

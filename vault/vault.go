@@ -114,19 +114,6 @@ func Find(dir string) (string, error) {
 	}
 }
 
-// UserDir is the user vault's location: $XDG_DATA_HOME/cairn, by default
-// ~/.local/share/cairn.
-func UserDir() (string, error) {
-	if x := os.Getenv("XDG_DATA_HOME"); x != "" && filepath.IsAbs(x) {
-		return filepath.Join(x, "cairn"), nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", fmt.Errorf("user vault: %w", err)
-	}
-	return filepath.Join(home, ".local", "share", "cairn"), nil
-}
-
 // Repo opens the vault's git repository once.
 func (v *Vault) Repo() (*git.Repository, error) {
 	v.repoOnce.Do(func() {

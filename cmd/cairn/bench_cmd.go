@@ -33,7 +33,7 @@ func (c *BenchHooksCmd) Run(g *Globals, env *Env) error {
 	}
 	var reports []*perf.HookReport
 	for _, n := range sizes {
-		rep, err := perf.HookFigures(context.Background(), perf.HookOptions{Size: n, Seed: c.Seed, Runs: c.Runs, Binary: selfExecutable(),
+		rep, err := perf.HookFigures(context.Background(), perf.HookOptions{Size: n, Seed: c.Seed, Runs: c.Runs, Binary: currentSelf().executable(),
 			Log: func(s string) { fmt.Fprintf(env.Stderr, "bench: %s\n", s) }})
 		if err != nil {
 			return err

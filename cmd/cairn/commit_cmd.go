@@ -116,7 +116,7 @@ func vaultRel(env *Env, v *vault.Vault, arg string) (string, error) {
 			}
 		}
 	}
-	u, err := schema.ParseURI(arg, v.Scope)
+	u, err := schema.ParseArg(arg, v.Scope)
 	if err != nil {
 		return "", err
 	}

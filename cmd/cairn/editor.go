@@ -5,33 +5,55 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
 	"golang.org/x/term"
 )
 
-// editorCommand is $VISUAL, then $EDITOR, then vi, as git does.
+// editorCommand is $VISUAL, then $EDITOR, then the platform's default
+// (vi, as git does; Notepad on Windows).
 func editorCommand() string {
 	for _, v := range []string{"VISUAL", "EDITOR"} {
 		if e := strings.TrimSpace(os.Getenv(v)); e != "" {
 			return e
 		}
 	}
-	return "vi"
+	return defaultEditor
 }
 
-// runEditor opens path in the user's editor through sh, so EDITOR may carry
-// arguments ("code --wait").
+// runEditor opens path in the user's editor; EDITOR may carry arguments
+// ("code --wait").
 func runEditor(env *Env, path string) error {
 	ed := editorCommand()
-	cmd := exec.Command("sh", "-c", ed+` "$@"`, ed, path)
+	cmd := editorCmd(ed, path)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("%w: editor %q failed: %v", errAborted, ed, err)
 	}
 	return nil
+}
+
+// splitCommandLine splits an editor setting written for Windows, where no
+// shell interprets it: a program, possibly in double quotes because its
+// path holds spaces ("C:\Program Files\...\subl.exe" -w), then arguments
+// separated by spaces. A whole setting that names an existing file is the
+// program, quotes or not.
+func splitCommandLine(s string, exists func(string) bool) (string, []string) {
+	s = strings.TrimSpace(s)
+	if exists(s) {
+		return s, nil
+	}
+	if strings.HasPrefix(s, `"`) {
+		if end := strings.IndexByte(s[1:], '"'); end >= 0 {
+			return s[1 : end+1], strings.Fields(s[end+2:])
+		}
+	}
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return "", nil
+	}
+	return f[0], f[1:]
 }
 
 // draftFile writes content to a temp file named like the memory, so the

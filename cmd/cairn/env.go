@@ -19,7 +19,7 @@ import (
 type Globals struct {
 	Dir         string        `short:"C" help:"Run as if cairn was started in DIR." placeholder:"DIR" type:"existingdir"`
 	Vault       string        `help:"Project vault directory (default: .memory/ here or in a parent)." env:"CAIRN_VAULT" placeholder:"DIR"`
-	UserVault   string        `help:"User vault directory (default: $XDG_DATA_HOME/cairn)." env:"CAIRN_USER_VAULT" placeholder:"DIR"`
+	UserVault   string        `help:"User vault directory (default: $XDG_DATA_HOME/cairn, else ~/.local/share/cairn; macOS: ~/Library/Application Support/cairn/user; Windows: %LOCALAPPDATA%\\cairn\\user)." env:"CAIRN_USER_VAULT" placeholder:"DIR"`
 	JSON        bool          `help:"Print JSON instead of text."`
 	Session     string        `help:"Agent session id to record in commit trailers." env:"CAIRN_SESSION" placeholder:"ID"`
 	LockTimeout time.Duration `help:"How long to wait for another writer." default:"10s" env:"CAIRN_LOCK_TIMEOUT"`
@@ -154,7 +154,7 @@ func (e *Env) URI(arg string) (schema.URI, *vault.Vault, error) {
 			}
 		}
 	}
-	u, err := schema.ParseURI(arg, schema.ScopeProject)
+	u, err := schema.ParseArg(arg, schema.ScopeProject)
 	if err != nil {
 		return u, nil, err
 	}

@@ -23,7 +23,7 @@ It always exits 0: failures go to .memory/.cache/hooks.log, never to the agent.`
 
 func (c *HookCmd) Run(g *Globals, env *Env) error {
 	hooks.PayloadFile = c.Payload
-	exe := selfExecutable()
+	exe := currentSelf().executable()
 	agent := "claude-code"
 	if c.Agent == "codex" {
 		agent = "codex"

@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -103,7 +102,7 @@ func newFuzzer(ts *testscript.TestScript, seed uint64) *fuzzer {
 	work := ts.MkAbs("fuzz-files")
 	ts.Check(os.MkdirAll(work, 0o755))
 	fifo := filepath.Join(work, "fifo")
-	_ = syscall.Mkfifo(fifo, 0o600)
+	mkfifo(fifo)
 	sparse := filepath.Join(work, "sparse.jsonl")
 	if fh, err := os.Create(sparse); err == nil {
 		_ = fh.Truncate(1 << 30)

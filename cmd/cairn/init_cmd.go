@@ -10,7 +10,7 @@ import (
 
 // InitCmd creates a vault.
 type InitCmd struct {
-	User     bool   `help:"Create the user vault ($XDG_DATA_HOME/cairn, or --user-vault) instead of a project vault."`
+	User     bool   `help:"Create the user vault (see --user-vault for where) instead of a project vault."`
 	Tracked  bool   `help:"Let the project's git track .memory/ itself; the vault's own history then lives in the project's .git/cairn/ instead of .memory/.git."`
 	Dir      string `arg:"" optional:"" help:"Project directory (default: the current directory)." type:"existingdir"`
 	Backfill bool   `help:"Learn from the project's past Claude Code and Codex sessions right away (see cairn backfill)."`

@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 
 	"github.com/cairnmem/cairn/hooks"
@@ -70,40 +69,7 @@ func target(agent, scope string) (hooks.Target, error) {
 	if root, err := vault.Find(wd); err == nil {
 		project = filepath.Dir(root)
 	}
-	return hooks.Target{Agent: agent, Scope: scope, Project: project, Home: home, Command: selfCommand()}, nil
-}
-
-// selfCommand is how agents should run cairn: "cairn" when that is this
-// binary on PATH, else this binary's absolute path.
-func selfCommand() string {
-	exe, err := os.Executable()
-	if err != nil {
-		return "cairn"
-	}
-	exe, _ = filepath.EvalSymlinks(exe)
-	if p, err := exec.LookPath("cairn"); err == nil {
-		if r, err := filepath.EvalSymlinks(p); err == nil && r == exe {
-			return "cairn"
-		}
-	}
-	if filepath.Base(exe) != "cairn" {
-		return "cairn" // a test binary or go run: name the installed command
-	}
-	return exe
-}
-
-// selfExecutable is the cairn binary to start again (the detached
-// finalizer): this executable, or the cairn on PATH when this one is not
-// named cairn (a test binary dispatching on its name).
-func selfExecutable() string {
-	exe, err := os.Executable()
-	if err == nil && filepath.Base(exe) == "cairn" {
-		return exe
-	}
-	if p, err := exec.LookPath("cairn"); err == nil {
-		return p
-	}
-	return exe
+	return hooks.Target{Agent: agent, Scope: scope, Project: project, Home: home, Command: currentSelf().hookCommand()}, nil
 }
 
 func printChanges(env *Env, g *Globals, changes []hooks.Change, verb string) error {

@@ -60,7 +60,7 @@ type CLI struct {
 
 const description = `Persistent memory for AI coding agents, as plain markdown files in git.
 
-Memories live in .memory/ (project) and ~/.local/share/cairn (user), one file
+Memories live in .memory/ (project) and the user vault (--user-vault), one file
 per memory, addressed by URIs such as mem://project/decisions/use-bleve.
 Every change is a git commit; edit files by hand any time and run
 'cairn commit'.

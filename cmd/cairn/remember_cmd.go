@@ -43,7 +43,7 @@ func (c *RememberCmd) Run(g *Globals, env *Env) error {
 	scope := schema.Scope(c.Scope)
 	var target schema.URI
 	if c.URI != "" {
-		if target, err = schema.ParseURI(c.URI, scope); err != nil {
+		if target, err = schema.ParseArg(c.URI, scope); err != nil {
 			return err
 		}
 		scope = target.Scope

@@ -104,7 +104,7 @@ func (c *SyncCmd) Run(g *Globals, env *Env) error {
 // makes sure .gitattributes (written by init since the driver exists) is
 // in the vault's history.
 func prepareMerges(ctx context.Context, env *Env, v *vault.Vault) error {
-	if err := v.EnsureMergeDriver(selfCommand()); err != nil {
+	if err := v.EnsureMergeDriver(currentSelf().shellCommand()); err != nil {
 		return err
 	}
 	if v.InHead(".gitattributes") {

@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/cairnmem/cairn/index"
@@ -196,12 +195,10 @@ func IndexFigures(ctx context.Context, o IndexOptions) (*IndexReport, error) {
 				return nil, fmt.Errorf("cairn search: %v: %s", err, strings.TrimSpace(stderr.String()))
 			}
 			t = append(t, ms(time.Since(s)))
-			if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss > peak {
-				peak = ru.Maxrss
-			}
+			peak = max(peak, peakRSS(cmd.ProcessState))
 		}
 		rep.SearchProcessMs = Summarize(t)
-		rep.SearchPeakRSSMB = float64(peak) / 1024
+		rep.SearchPeakRSSMB = float64(peak) / (1 << 20)
 	}
 	rep.CacheBytes = ix.Bytes()
 	rep.BytesPerMemory = float64(rep.CacheBytes) / float64(o.Size)

@@ -1,9 +1,0 @@
-//go:build darwin
-
-package index
-
-import "golang.org/x/sys/unix"
-
-func statTimes(st *unix.Stat_t) (mtime, ctime int64) {
-	return st.Mtimespec.Nano(), st.Ctimespec.Nano()
-}
