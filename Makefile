@@ -14,7 +14,11 @@ LDFLAGS  = -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.dat
 DIST    ?= dist
 RELEASE_URL ?= https://github.com/cairnmem/cairn/releases/download/$(VERSION)
 
-.PHONY: all build install test fmt-check vet cross portable race demo bench clean tools browser release
+.PHONY: all build install test fmt-check vet cross portable procs race demo bench clean tools browser release
+
+# Every check but the race detector builds with cgo off, as releases do, so
+# vet, cross, portable and procs share one build cache per target.
+NOCGO    = CGO_ENABLED=0
 
 all: build
 
@@ -50,10 +54,11 @@ release:
 	@! grep -n '@[A-Za-z0-9_]*@' $(DIST)/cairn.rb || { echo "cairn.rb: placeholders left"; exit 1; }
 	@cat $(DIST)/SHA256SUMS
 
-## test: gofmt check, go vet, a static build and go vet for every target
-## platform, and every test with the race detector, including the web
-## viewer in headless Chromium (installed when missing).
-test: tools browser fmt-check vet cross portable race
+## test: gofmt check, a static build and go vet for every target platform
+## (this one included), and every test with the race detector, including the
+## web viewer in headless Chromium (installed when missing); the scripts
+## that test processes rather than goroutines run without it (procs).
+test: tools browser fmt-check cross portable procs race
 
 tools:
 	@command -v git >/dev/null || { echo "make test needs git (used to fsck vaults cairn writes)"; exit 1; }
@@ -69,7 +74,7 @@ fmt-check:
 	@out="$$(gofmt -l $(GOFILES))"; if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
 vet:
-	$(GO) vet ./...
+	$(NOCGO) $(GO) vet ./...
 
 # cross links cairn and vets every package, tests included, for each
 # target with cgo off, so no platform can silently stop building.
@@ -84,12 +89,18 @@ cross:
 # that Windows uses (listing directories, mmap-go), which no Linux build
 # would otherwise execute.
 portable:
-	$(GO) test -count=1 -tags cairn_portable ./index/...
+	$(NOCGO) $(GO) test -count=1 -tags cairn_portable ./index/...
+
+# procs runs the scripts that kill, fuzz and race whole cairn processes
+# ([race] skips them under -race, where each process is several times
+# slower and a goroutine race is not what they look for).
+procs:
+	$(NOCGO) $(GO) test -count=1 -run 'TestScripts/^(kill|concurrent|hookfuzz)$$' ./cmd/cairn
 
 # CAIRN_REQUIRE_BROWSER turns a missing chromium into a failure, never a skip.
 # Screenshots of the viewer land in artifacts/screenshots/.
 race:
-	CAIRN_REQUIRE_BROWSER=1 $(GO) test -race -count=1 -timeout 15m ./...
+	CGO_ENABLED=1 CAIRN_REQUIRE_BROWSER=1 $(GO) test -race -count=1 -timeout 15m ./...
 
 ## demo: cairn's main job end to end on a temporary vault (no server, no key).
 demo: build

@@ -45,8 +45,11 @@ func TestScripts(t *testing.T) {
 			return os.MkdirAll(home, 0o755)
 		},
 		Condition: func(cond string) (bool, error) {
-			if cond == "ptrace" {
+			switch cond {
+			case "ptrace":
 				return canTrace(), nil
+			case "race":
+				return raceBuild, nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
