@@ -93,6 +93,7 @@ func extractRules(s *transcript.Session) []Candidate {
 type saidIndex struct {
 	sentences [][]saidSentence
 	byWord    map[string][]int // word → turns that use it
+	counts    []int32          // scratch for repeats: shared words per turn
 }
 
 type saidSentence struct {
@@ -118,30 +119,44 @@ func indexSaid(said []transcript.Turn) *saidIndex {
 	return idx
 }
 
-// repeats counts the other turns that state the same thing.
+// repeats counts the other turns that state the same thing (up to 3).
+// A turn can only match when it shares at least two subject words, so
+// turns are counted per word first: common words are in most turns, and a
+// set of candidates per sentence made long sessions quadratic in map work.
 func (idx *saidIndex) repeats(at int, sent string) int {
 	subj := subject(sent)
-	candidates := map[int]bool{}
+	if idx.counts == nil {
+		idx.counts = make([]int32, len(idx.sentences))
+	}
+	var touched []int
 	for w := range subj {
 		for _, i := range idx.byWord[w] {
-			if i != at {
-				candidates[i] = true
+			if i == at {
+				continue
 			}
+			if idx.counts[i] == 0 {
+				touched = append(touched, i)
+			}
+			idx.counts[i]++
 		}
 	}
 	n := 0
-	for i := range candidates {
-		for _, other := range idx.sentences[i] {
-			if containment(subj, other.subject) >= 0.6 && shared(subj, other.subject) >= 2 {
-				n++
-				break
-			}
+	for _, i := range touched {
+		if n < 3 && idx.counts[i] >= 2 && idx.restates(i, subj) {
+			n++
 		}
-		if n >= 3 {
-			break
-		}
+		idx.counts[i] = 0
 	}
 	return n
+}
+
+func (idx *saidIndex) restates(turn int, subj map[string]bool) bool {
+	for _, other := range idx.sentences[turn] {
+		if containment(subj, other.subject) >= 0.6 && shared(subj, other.subject) >= 2 {
+			return true
+		}
+	}
+	return false
 }
 
 // readRule judges one sentence.

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"bytes"
 	"encoding/json"
 	"path/filepath"
 	"regexp"
@@ -187,8 +188,10 @@ func (r *claudeReader) message(n int, l claudeLine, sidechain bool) {
 	if role == "" {
 		role = l.Type
 	}
+	// An array never decodes as a string: skip that try, which would scan
+	// every tool output twice.
 	var str string
-	if json.Unmarshal(m.Content, &str) == nil {
+	if content := bytes.TrimLeft(m.Content, " \t\r\n"); (len(content) == 0 || content[0] != '[') && json.Unmarshal(m.Content, &str) == nil {
 		r.text(base, role, l, str)
 		return
 	}

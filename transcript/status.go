@@ -51,6 +51,22 @@ var (
 	reExitInner = regexp.MustCompile(`(?i)\bexit code:? (-?\d+)`)
 )
 
+// exitCodeLine finds the first line that reports an exit code, as
+// reExitCode would on the whole output: a case-insensitive pattern has no
+// literal prefix for the regexp engine to scan for, so on long outputs only
+// lines that can start one are tried.
+func exitCodeLine(out string) *int {
+	for line := range strings.Lines(out) {
+		if c := line[0] | 0x20; c != 'e' && c != 'p' {
+			continue
+		}
+		if m := reExitCode.FindStringSubmatch(line); m != nil {
+			return atoiPtr(m[1])
+		}
+	}
+	return nil
+}
+
 // classify decides a result's status from what the agent recorded: an
 // error flag, an exit code when one is known, and the result text.
 func classify(c *Call, isError bool) {
@@ -70,9 +86,7 @@ func classify(c *Call, isError bool) {
 		return
 	}
 	if c.Exit == nil {
-		if m := reExitCode.FindStringSubmatch(out); m != nil {
-			c.Exit = atoiPtr(m[1])
-		}
+		c.Exit = exitCodeLine(out)
 	}
 	if (c.Exit == nil || *c.Exit == 0) && !isError && piped(c.Command) && reHiddenFailure.MatchString(out) {
 		// "go test ./... | tail" exits with tail's status: the output says
