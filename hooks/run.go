@@ -401,5 +401,13 @@ func (h *handler) finalize(ctx context.Context) error {
 	if err := h.open(); err != nil {
 		return err
 	}
-	return h.capture(ctx)
+	err = h.capture(ctx)
+	// The next session's pack, built now that this session's memories are
+	// written, so its session-start only reads it.
+	r := retrieve.New(h.indexes())
+	r.Now = h.o.Now
+	if werr := r.Warm(ctx); werr != nil {
+		logf(h.log, "finalize: prebuilding the next session's pack: %v", werr)
+	}
+	return err
 }
