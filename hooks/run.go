@@ -409,5 +409,16 @@ func (h *handler) finalize(ctx context.Context) error {
 	if werr := r.Warm(ctx); werr != nil {
 		logf(h.log, "finalize: prebuilding the next session's pack: %v", werr)
 	}
+	// Pack the loose git objects the commits left, once there are many.
+	for _, v := range []*vault.Vault{h.project, h.user} {
+		if v == nil {
+			continue
+		}
+		if rep, perr := v.PackIfNeeded(ctx); perr != nil {
+			logf(h.log, "finalize: pack git objects: %v", perr)
+		} else if rep != nil {
+			logf(h.log, "finalize: packed %d loose git objects", rep.LooseBefore-rep.LooseAfter)
+		}
+	}
 	return err
 }
