@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"os"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -19,7 +20,7 @@ import (
 // session-start reads it instead of listing and ranking the vault. The
 // key holds every index's indexed version, which the sync before the read
 // moves on any commit or hand edit, so a changed vault is never answered
-// from an old pack. Access statistics are left out of the key on
+// from an old pack, and the stamp of the stale-memory list. Access statistics are left out of the key on
 // purpose: they change with every pack shown, and their effect on ranking
 // within an hour is small.
 
@@ -51,6 +52,12 @@ func (r *Retriever) startKey(vs []*index.View, heads []string, req PackRequest, 
 	fmt.Fprintf(h, "%s|%s|%v|%d|%v|%+v|%v|", packCacheVersion, buildID(), heads, req.Budget, req.Safe, r.cfg, r.reviewRequired)
 	for _, v := range vs {
 		fmt.Fprintf(h, "%s:%s|", v.Scope(), v.Version())
+	}
+	// Stale flags come from a file the finalizer and cairn stale refresh.
+	for _, ix := range r.ixs {
+		if fi, err := os.Stat(stalePath(ix.Vault())); err == nil {
+			fmt.Fprintf(h, "stale:%d:%d|", fi.ModTime().UnixNano(), fi.Size())
+		}
 	}
 	fmt.Fprintf(h, "%d", now.UTC().Truncate(startBucket).Unix())
 	return hex.EncodeToString(h.Sum(nil))

@@ -61,6 +61,13 @@ func TestPrebuiltPackIsInvalidated(t *testing.T) {
 		{"write", func(f *fixture, _ *retrieve.Retriever) {
 			f.add(mem{path: "constraints/no-force-push", kind: schema.KindConstraint, title: "Never force-push main", body: "Rewrite history only on branches.", pinned: true, age: 1})
 		}, "Never force-push main"},
+		{"stale list refreshed", func(f *fixture, _ *retrieve.Retriever) {
+			p := filepath.Join(f.project.Root, ".cache", "stale.json")
+			data := `[{"uri":"mem://project/decisions/use-bleve","files":["index/bm25.go"]}]`
+			if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, "possibly stale: index/bm25.go"},
 		{"next hour", func(_ *fixture, r *retrieve.Retriever) {
 			r.Now = func() time.Time { return now.Add(time.Hour) }
 		}, ""},
