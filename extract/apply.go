@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairnmem/cairn/internal/lazyre"
 	"github.com/cairnmem/cairn/schema"
 	"github.com/cairnmem/cairn/vault"
 )
@@ -301,7 +302,7 @@ func unionTags(a, b []string) []string {
 }
 
 // datePrefix is how a session's own memories are named: DATE-ID.
-var datePrefix = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}-`)
+var datePrefix = lazyre.New(`^\d{4}-\d{2}-\d{2}-`)
 
 // sessionFile finds the file a session's summary or outcome already has.
 // The date in the name comes from the first event seen, which a replay

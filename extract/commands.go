@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/cairnmem/cairn/internal/lazyre"
 	"github.com/cairnmem/cairn/schema"
 	"github.com/cairnmem/cairn/transcript"
 )
@@ -21,11 +21,11 @@ const (
 
 var verifyRes = []struct {
 	kind string
-	re   *regexp.Regexp
+	re   *lazyre.Regexp
 }{
-	{verifyTest, regexp.MustCompile(`^(?:\S+=\S+\s+)*(?:go test|gotestsum|ginkgo|pytest|python3? -m pytest|py\.test|tox|npm (?:run )?test|npx (?:vitest|jest|playwright test)|yarn test|pnpm (?:run )?test|bun test|deno test|vitest|jest|cargo (?:test|nextest)|make (?:test|check)|just test|mix test|rspec|bundle exec rspec|rails test|php(?:unit| artisan test)|dotnet test|mvn test|gradle test|\./gradlew test|ctest|swift test|backstop test|nix run \S*tests#run)\b`)},
-	{verifyLint, regexp.MustCompile(`^(?:\S+=\S+\s+)*(?:golangci-lint|make (?:lint|fmt|vet)|just (?:lint|fmt)|go vet|gofmt|eslint|npx eslint|(?:npm|pnpm|yarn) run (?:lint|typecheck|format|check|verify)|pnpm (?:run )?lint|yarn lint|ruff|flake8|mypy|pyright|black|prettier|npx prettier|mix (?:format|credo|precommit|dialyzer)|cargo (?:clippy|fmt)|pre-commit run|shellcheck|tsc --noEmit|npx tsc)\b`)},
-	{verifyBuild, regexp.MustCompile(`^(?:\S+=\S+\s+)*(?:go build|cargo (?:build|check)|npm run build|pnpm (?:run )?build|yarn build|bun run build|npx vite build|vite build|tsc\b|make(?:$| build| all)|just build|mix compile|nix (?:flake check|build)|nixos-rebuild (?:build|switch|test)|home-manager (?:build|switch)|darwin-rebuild (?:build|switch)|docker(?:-compose| compose) build|mvn (?:package|compile|verify)|gradle build|\./gradlew build|mkdocs build|hugo\b|dotnet build)\b`)},
+	{verifyTest, lazyre.New(`^(?:\S+=\S+\s+)*(?:go test|gotestsum|ginkgo|pytest|python3? -m pytest|py\.test|tox|npm (?:run )?test|npx (?:vitest|jest|playwright test)|yarn test|pnpm (?:run )?test|bun test|deno test|vitest|jest|cargo (?:test|nextest)|make (?:test|check)|just test|mix test|rspec|bundle exec rspec|rails test|php(?:unit| artisan test)|dotnet test|mvn test|gradle test|\./gradlew test|ctest|swift test|backstop test|nix run \S*tests#run)\b`)},
+	{verifyLint, lazyre.New(`^(?:\S+=\S+\s+)*(?:golangci-lint|make (?:lint|fmt|vet)|just (?:lint|fmt)|go vet|gofmt|eslint|npx eslint|(?:npm|pnpm|yarn) run (?:lint|typecheck|format|check|verify)|pnpm (?:run )?lint|yarn lint|ruff|flake8|mypy|pyright|black|prettier|npx prettier|mix (?:format|credo|precommit|dialyzer)|cargo (?:clippy|fmt)|pre-commit run|shellcheck|tsc --noEmit|npx tsc)\b`)},
+	{verifyBuild, lazyre.New(`^(?:\S+=\S+\s+)*(?:go build|cargo (?:build|check)|npm run build|pnpm (?:run )?build|yarn build|bun run build|npx vite build|vite build|tsc\b|make(?:$| build| all)|just build|mix compile|nix (?:flake check|build)|nixos-rebuild (?:build|switch|test)|home-manager (?:build|switch)|darwin-rebuild (?:build|switch)|docker(?:-compose| compose) build|mvn (?:package|compile|verify)|gradle build|\./gradlew build|mkdocs build|hugo\b|dotnet build)\b`)},
 }
 
 // verifyKind says whether a command tests, builds or lints the project.
@@ -39,11 +39,11 @@ func verifyKind(cmd string) (string, bool) {
 }
 
 var (
-	reCd        = regexp.MustCompile(`^cd\s+("[^"]+"|'[^']+'|\S+)$`)
-	reSetup     = regexp.MustCompile(`^(?:source|\.|export|set|nvm use|pyenv|conda activate|echo|sleep|clear|true|pwd)\b`)
-	reRedirect  = regexp.MustCompile(`\s*(?:\d?>>?\s*&?\S+|\d?>&\d)`)
-	reShellTail = regexp.MustCompile(`\s*(?:\|\|?|;)\s*(?:tail|head|grep|tee|less|more|cat|sort|wc|sed|awk|jq|echo|true|exit)\b.*$`)
-	reNoise     = regexp.MustCompile(`<<|\$\(|` + "`" + `|\bsleep\b|\bkill\b|\btimeout \d|\s--?(?:version|help|collect-only|co)\b|\s-h\b`)
+	reCd        = lazyre.New(`^cd\s+("[^"]+"|'[^']+'|\S+)$`)
+	reSetup     = lazyre.New(`^(?:source|\.|export|set|nvm use|pyenv|conda activate|echo|sleep|clear|true|pwd)\b`)
+	reRedirect  = lazyre.New(`\s*(?:\d?>>?\s*&?\S+|\d?>&\d)`)
+	reShellTail = lazyre.New(`\s*(?:\|\|?|;)\s*(?:tail|head|grep|tee|less|more|cat|sort|wc|sed|awk|jq|echo|true|exit)\b.*$`)
+	reNoise     = lazyre.New(`<<|\$\(|` + "`" + `|\bsleep\b|\bkill\b|\btimeout \d|\s--?(?:version|help|collect-only|co)\b|\s-h\b`)
 )
 
 // verifyCommand finds the verification in a shell command line: the part
@@ -73,7 +73,7 @@ func verifyCommand(cmd string) (kind, clean, dir string, ok bool) {
 
 // reSubset are flags that run part of a check or change its verbosity:
 // the command that builds or tests the project is the same without them.
-var reSubset = regexp.MustCompile(`\s+(?:-run[= ]\S+|-count[= ]\d+|-v|-vv|-q|-x|--quiet|--verbose|-k[= ]\S+|--lf|--ff|-p[= ]\d+|--no-cache|-timeout[= ]\S+|-failfast|--tb[= ]\S+)\b`)
+var reSubset = lazyre.New(`\s+(?:-run[= ]\S+|-count[= ]\d+|-v|-vv|-q|-x|--quiet|--verbose|-k[= ]\S+|--lf|--ff|-p[= ]\d+|--no-cache|-timeout[= ]\S+|-failfast|--tb[= ]\S+)\b`)
 
 // canonical is a check's command without subset flags or the files it
 // was pointed at: `mix format lib/a.ex` is `mix format`.
@@ -93,7 +93,7 @@ func canonical(cmd string) string {
 	return out
 }
 
-var reFileArg = regexp.MustCompile(`^[\w./-]+\.(?:go|py|ts|tsx|js|jsx|rs|ex|exs|rb|php|java|kt|json|ya?ml|toml|md|css|scss|html|heex|nix|sh)(?::\d+)?$`)
+var reFileArg = lazyre.New(`^[\w./-]+\.(?:go|py|ts|tsx|js|jsx|rs|ex|exs|rb|php|java|kt|json|ya?ml|toml|md|css|scss|html|heex|nix|sh)(?::\d+)?$`)
 
 // splitSegments cuts a command line at && and ; outside quotes.
 func splitSegments(cmd string) []string {
@@ -170,15 +170,15 @@ func runs(s *transcript.Session) []*run {
 }
 
 // reWorked is the person saying which command worked.
-var reWorked = regexp.MustCompile(`(?i)\b(?:this|that|it) (?:worked|works)\s*:\s*(.+)$`)
+var reWorked = lazyre.New(`(?i)\b(?:this|that|it) (?:worked|works)\s*:\s*(.+)$`)
 
-var reSandboxFail = regexp.MustCompile(`(?i)(\beperm\b|operation not permitted|sandbox)`)
+var reSandboxFail = lazyre.New(`(?i)(\beperm\b|operation not permitted|sandbox)`)
 
 func sandboxFailure(out string) bool { return reSandboxFail.MatchString(out) }
 
 // reEnvironment are failures of the machine, not of the project: the
 // sandbox refused, a service the check needs is not running, no network.
-var reEnvironment = regexp.MustCompile(`(?i)(\beperm\b|operation not permitted|sandbox|connection refused|econnrefused|could not connect to (?:server|the server|database)|is the server running|no such host|could not resolve host|temporary failure in name resolution|network is unreachable|cannot connect to the docker daemon)`)
+var reEnvironment = lazyre.New(`(?i)(\beperm\b|operation not permitted|sandbox|connection refused|econnrefused|could not connect to (?:server|the server|database)|is the server running|no such host|could not resolve host|temporary failure in name resolution|network is unreachable|cannot connect to the docker daemon)`)
 
 func environmentFailure(out string) bool { return reEnvironment.MatchString(out) }
 
@@ -281,7 +281,7 @@ func rel(s *transcript.Session, p string) string {
 	return p
 }
 
-var reDrive = regexp.MustCompile(`^[A-Za-z]:[\\/]`)
+var reDrive = lazyre.New(`^[A-Za-z]:[\\/]`)
 
 func winPath(p string) bool { return reDrive.MatchString(p) }
 

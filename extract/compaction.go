@@ -1,9 +1,9 @@
 package extract
 
 import (
-	"regexp"
 	"strings"
 
+	"github.com/cairnmem/cairn/internal/lazyre"
 	"github.com/cairnmem/cairn/schema"
 	"github.com/cairnmem/cairn/transcript"
 )
@@ -14,11 +14,11 @@ import (
 // the sections that hold knowledge and leaves out the ones that quote the
 // person and the instruction files back.
 var (
-	reSummarySection = regexp.MustCompile(`^\s*(?:#+\s*)?\**\s*(\d{1,2})\.\s+\**([A-Z][A-Za-z &/-]{3,40}?)\**:`)
-	reBullet         = regexp.MustCompile(`^\s*[-*•]\s+(.*)$`)
-	reChosen         = regexp.MustCompile(`(?i)\b(chosen over|chose .{2,60} over|rather than|instead of|in favou?r of|preferred over|opted for|decided (?:to|on)|for atomicity|to avoid|so that)\b`)
-	reLesson         = regexp.MustCompile(`(?i)(\bshould\b|\bmust\b|\binstead\b|\bneeds?\b|\brequires?\b|\bbecause\b|\bonly\b|\bnever\b|\balways\b|\bdon'?t\b|\bdo not\b)`)
-	reSlip           = regexp.MustCompile(`(?i)^(user\b|the user\b|i\b|accidentally|typo|missing import|unused (?:import|variable)|syntax error|compile error)`)
+	reSummarySection = lazyre.New(`^\s*(?:#+\s*)?\**\s*(\d{1,2})\.\s+\**([A-Z][A-Za-z &/-]{3,40}?)\**:`)
+	reBullet         = lazyre.New(`^\s*[-*•]\s+(.*)$`)
+	reChosen         = lazyre.New(`(?i)\b(chosen over|chose .{2,60} over|rather than|instead of|in favou?r of|preferred over|opted for|decided (?:to|on)|for atomicity|to avoid|so that)\b`)
+	reLesson         = lazyre.New(`(?i)(\bshould\b|\bmust\b|\binstead\b|\bneeds?\b|\brequires?\b|\bbecause\b|\bonly\b|\bnever\b|\balways\b|\bdon'?t\b|\bdo not\b)`)
+	reSlip           = lazyre.New(`(?i)^(user\b|the user\b|i\b|accidentally|typo|missing import|unused (?:import|variable)|syntax error|compile error)`)
 )
 
 // summarySections splits a compaction summary into its numbered sections
@@ -154,7 +154,7 @@ func doneAfter(s *transcript.Session, i int, task string) bool {
 }
 
 // reIdent finds the code names a task mentions: `ErrConflict`.
-var reIdent = regexp.MustCompile("`([^`\\s]{4,60})`")
+var reIdent = lazyre.New("`([^`\\s]{4,60})`")
 
 func mentionsAny(text string, idents []string) bool {
 	for _, id := range idents {

@@ -2,20 +2,20 @@ package extract
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
+	"github.com/cairnmem/cairn/internal/lazyre"
 	"github.com/cairnmem/cairn/schema"
 	"github.com/cairnmem/cairn/transcript"
 )
 
 var (
 	// reDecision finds a person choosing: the choice follows the marker.
-	reDecision = regexp.MustCompile(`(?i)\b(?:we(?:'ve| have)? decided (?:to |on |that )?|(?:i|we) decided (?:to |on |that )?|let'?s (?:go with|use|stick with|switch to|keep|move to|migrate to|make it) |we(?:'ll| will) (?:go with|use|stick with|switch to) |we(?:'re| are) (?:going (?:with|to use)|using|standardi[sz]ing on) |in this project (?:i|we) (?:want to use|use) |i(?:'d| would) like to use |(?:switch|move|migrate) (?:it |this |everything )?to |go with |the decision is:? |decision: )(.+)`)
+	reDecision = lazyre.New(`(?i)\b(?:we(?:'ve| have)? decided (?:to |on |that )?|(?:i|we) decided (?:to |on |that )?|let'?s (?:go with|use|stick with|switch to|keep|move to|migrate to|make it) |we(?:'ll| will) (?:go with|use|stick with|switch to) |we(?:'re| are) (?:going (?:with|to use)|using|standardi[sz]ing on) |in this project (?:i|we) (?:want to use|use) |i(?:'d| would) like to use |(?:switch|move|migrate) (?:it |this |everything )?to |go with |the decision is:? |decision: )(.+)`)
 	// reInsteadOf is a choice with its alternative: "use X instead of Y".
-	reInsteadOf = regexp.MustCompile(`(?i)\b(?:instead of|rather than|over)\b`)
+	reInsteadOf = lazyre.New(`(?i)\b(?:instead of|rather than|over)\b`)
 	// reProcess are choices about the conversation, not the project.
-	reProcess = regexp.MustCompile(`(?i)^(?:(?:it|this|that|them|these|those)\b|(?:look|see|check|discuss|talk|think|try|continue|start|go through|focus|worry|revisit|analy[sz]e|explore|investigate|review|debug|figure|move on|keep going|do it|do that|do this|the (?:plan|first|second|next|above|same))\b|(?:question|option|step|point|item) \d)`)
+	reProcess = lazyre.New(`(?i)^(?:(?:it|this|that|them|these|those)\b|(?:look|see|check|discuss|talk|think|try|continue|start|go through|focus|worry|revisit|analy[sz]e|explore|investigate|review|debug|figure|move on|keep going|do it|do that|do this|the (?:plan|first|second|next|above|same))\b|(?:question|option|step|point|item) \d)`)
 )
 
 // extractDecisions finds what the person decided: a choice they stated,
@@ -44,10 +44,10 @@ func extractDecisions(s *transcript.Session) []Candidate {
 }
 
 var (
-	reAskApproval = regexp.MustCompile(`(?i)(does (?:this|the) plan look (?:good|right|ok)|shall i (?:proceed|go ahead|implement)|should i (?:proceed|go ahead|implement)|want me to (?:proceed|go ahead|implement|start)|ready to (?:implement|proceed)|approve (?:this|the) plan)`)
-	reYes         = regexp.MustCompile(`(?i)^\W*(?:yes|yep|yeah|sure|ok(?:ay)?|go(?: ahead)?|do it|lgtm|looks good|sounds good|approved?|proceed|implement (?:it|this|the plan)|execute (?:it|this|on this plan)|ship it)\b`)
-	rePlanHeading = regexp.MustCompile(`(?im)^#{1,3}\s+.*\bplan\b`)
-	reStep        = regexp.MustCompile(`(?m)^\s*(?:\d+[.)]|#{1,3} |[-*] \*\*)`)
+	reAskApproval = lazyre.New(`(?i)(does (?:this|the) plan look (?:good|right|ok)|shall i (?:proceed|go ahead|implement)|should i (?:proceed|go ahead|implement)|want me to (?:proceed|go ahead|implement|start)|ready to (?:implement|proceed)|approve (?:this|the) plan)`)
+	reYes         = lazyre.New(`(?i)^\W*(?:yes|yep|yeah|sure|ok(?:ay)?|go(?: ahead)?|do it|lgtm|looks good|sounds good|approved?|proceed|implement (?:it|this|the plan)|execute (?:it|this|on this plan)|ship it)\b`)
+	rePlanHeading = lazyre.New(`(?im)^#{1,3}\s+.*\bplan\b`)
+	reStep        = lazyre.New(`(?m)^\s*(?:\d+[.)]|#{1,3} |[-*] \*\*)`)
 )
 
 // approvedPlans are the plans the person approved: plan mode's, or a
@@ -102,9 +102,9 @@ func statedDecision(sent string) (Candidate, bool) {
 		Tags: []string{"decision"}, Rule: "person stated a choice", Confidence: conf}, true
 }
 
-var reDecisionLead = regexp.MustCompile(`(?i)^(?:we(?:'ve| have)? decided (?:to |on |that )?|(?:i|we) decided (?:to |on |that )?|let'?s |we(?:'ll| will) |we(?:'re| are) going (?:with |to use )|the decision is:? |decision: )`)
+var reDecisionLead = lazyre.New(`(?i)^(?:we(?:'ve| have)? decided (?:to |on |that )?|(?:i|we) decided (?:to |on |that )?|let'?s |we(?:'ll| will) |we(?:'re| are) going (?:with |to use )|the decision is:? |decision: )`)
 
-var reBecause = regexp.MustCompile(`(?i)(?:,\s*|\s+)(?:because|since|as|so that)\s+`)
+var reBecause = lazyre.New(`(?i)(?:,\s*|\s+)(?:because|since|as|so that)\s+`)
 
 // decisionTitle names the choice: without the "we decided to" lead, and
 // without the reason, which the body keeps.
@@ -119,7 +119,7 @@ func decisionTitle(s string) string {
 	return t
 }
 
-var reNone = regexp.MustCompile(`(?i)^(none of the above|other|skip|n/?a|)$`)
+var reNone = lazyre.New(`(?i)^(none of the above|other|skip|n/?a|)$`)
 
 // answered turns the person's answers to the agent's questions into
 // decisions: the question and what was chosen.
@@ -142,12 +142,12 @@ func answered(t transcript.Turn) []Candidate {
 	return out
 }
 
-var reTitleHeading = regexp.MustCompile(`(?m)^#\s+(.+)$`)
+var reTitleHeading = lazyre.New(`(?m)^#\s+(.+)$`)
 
 var (
-	rePlanLead    = regexp.MustCompile(`(?i)^(?:technical |implementation )?plan(?: to)?:?\s*`)
-	reApproachSec = regexp.MustCompile(`(?i)^(fix|approach|solution|the fix|proposed (?:fix|change|approach)|changes?|design|decision|implementation|what (?:to|we'll) change)\b`)
-	reGenericSec  = regexp.MustCompile(`(?i)^(context|summary|plan|overview|background|problem|goal|goals|verification|testing|tests|files|steps|risks?|notes?|open questions|requirements?(?: readiness)?|assumptions|files? (?:touched|changed|to (?:change|touch|modify))|scope|out of scope|acceptance criteria|next steps|\d+\..*)$`)
+	rePlanLead    = lazyre.New(`(?i)^(?:technical |implementation )?plan(?: to)?:?\s*`)
+	reApproachSec = lazyre.New(`(?i)^(fix|approach|solution|the fix|proposed (?:fix|change|approach)|changes?|design|decision|implementation|what (?:to|we'll) change)\b`)
+	reGenericSec  = lazyre.New(`(?i)^(context|summary|plan|overview|background|problem|goal|goals|verification|testing|tests|files|steps|risks?|notes?|open questions|requirements?(?: readiness)?|assumptions|files? (?:touched|changed|to (?:change|touch|modify))|scope|out of scope|acceptance criteria|next steps|\d+\..*)$`)
 )
 
 // approvedPlan keeps what a plan the person approved decided: its title

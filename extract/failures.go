@@ -2,9 +2,9 @@ package extract
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
+	"github.com/cairnmem/cairn/internal/lazyre"
 	"github.com/cairnmem/cairn/transcript"
 )
 
@@ -47,7 +47,7 @@ func reported(text string) string {
 	return clip(oneLine(statement(text)), 240)
 }
 
-var reWords = regexp.MustCompile(`[A-Za-z]{3,}`)
+var reWords = lazyre.New(`[A-Za-z]{3,}`)
 
 // sameCommand reports two runs of one command: the same check, or the
 // same command line.

@@ -2,26 +2,26 @@ package extract
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
+	"github.com/cairnmem/cairn/internal/lazyre"
 	"github.com/cairnmem/cairn/schema"
 	"github.com/cairnmem/cairn/transcript"
 )
 
 var (
 	// reCause marks an explanation of what went wrong.
-	reCause = regexp.MustCompile(`(?i)\b(root cause|the (?:real |actual |underlying )?(?:issue|problem|bug|culprit|cause|error) (?:is|was|here is|here was)\b|turns? out|it turned out|(?:this|that|it) (?:happens|happened|is happening|fails|failed) because|the reason (?:is|was)|(?:is|was|were|are) caused by|that'?s why|which is why|found (?:it|the (?:issue|problem|bug|cause)))`)
+	reCause = lazyre.New(`(?i)\b(root cause|the (?:real |actual |underlying )?(?:issue|problem|bug|culprit|cause|error) (?:is|was|here is|here was)\b|turns? out|it turned out|(?:this|that|it) (?:happens|happened|is happening|fails|failed) because|the reason (?:is|was)|(?:is|was|were|are) caused by|that'?s why|which is why|found (?:it|the (?:issue|problem|bug|cause)))`)
 	// reStrongCause are the markers that name a cause outright.
-	reStrongCause = regexp.MustCompile(`(?i)\b(root cause|turns? out|it turned out|caused by|the (?:real |actual |underlying )?(?:issue|problem|bug|culprit) (?:is|was))\b`)
-	reSpeculate   = regexp.MustCompile(`(?i)\b(might|may|maybe|probably|likely|possibly|perhaps|i suspect|suspect|could be|seems?|appears?|i think|i believe|my guess|presumably|potentially|if )\b`)
-	reCauseLead   = regexp.MustCompile(`(?i)^(?:found it[.!:]?\s*|got it[.!:]?\s*|ah[,.!]?\s*|i see[.!:]?\s*|okay[,.]?\s*|so[,]?\s*)*(?:the (?:root cause|real issue|actual issue|issue|problem|bug|culprit)(?: here)? (?:is|was)(?: that)?:?\s*|root cause:?\s*)`)
-	reErrorLine   = regexp.MustCompile(`(?i)(error|fail|panic|undefined|cannot|can't|not found|exception|traceback|denied|refused|invalid|unexpected|\bgot\b.*\bwant\b|\.\w+:\d+:)`)
-	reErrorNoise  = regexp.MustCompile(`(?i)^(FAIL|FAIL\s+\S+\s+[\d.]+s|exit code:? \d+|process exited with code \d+|error: process completed with exit code \d+|chunk id: \w+|wall time: .*)$`)
-	reTrouble     = regexp.MustCompile(`(?i)\b(error|errors|fails?|failing|failed|broken|breaks|doesn'?t work|does not work|not working|isn'?t working|still (?:no|not|the same|broken|fails|laggy|getting|cannot|can'?t)|blank (?:screen|page)|crash\w*|exception|traceback|wrong|bug|why (?:does|is|did|are)|can'?t|cannot|nothing happens|same error|doesn'?t (?:show|load|start|run|appear)|not (?:appearing|showing|visible|loading|updating)|keeps? (?:getting|failing|crashing|showing)|keep getting)\b`)
-	reConfirm     = regexp.MustCompile(`(?i)\b(works|worked|working now|it'?s fixed|fixed it|that fixed|that did it|that worked|perfect|great|awesome|nice|thanks|thank you|looks good|all good|solved)\b`)
-	reDenied      = regexp.MustCompile(`(?i)^\W*(still|nope|no\b|same (?:error|issue|problem|thing)|doesn'?t work|not fixed|didn'?t work|that'?s not it|wrong)`)
-	reProbe       = regexp.MustCompile(`^(?:cd \S+ && )?(?:grep|rg|find|ls|cat|head|tail|which|type|command -v|test|\[|stat|file|wc|diff|git (?:status|diff|log|show|grep|ls-files|branch|remote)|echo|pgrep|ps|lsof|curl -s|jq|sed -n|awk)\b`)
+	reStrongCause = lazyre.New(`(?i)\b(root cause|turns? out|it turned out|caused by|the (?:real |actual |underlying )?(?:issue|problem|bug|culprit) (?:is|was))\b`)
+	reSpeculate   = lazyre.New(`(?i)\b(might|may|maybe|probably|likely|possibly|perhaps|i suspect|suspect|could be|seems?|appears?|i think|i believe|my guess|presumably|potentially|if )\b`)
+	reCauseLead   = lazyre.New(`(?i)^(?:found it[.!:]?\s*|got it[.!:]?\s*|ah[,.!]?\s*|i see[.!:]?\s*|okay[,.]?\s*|so[,]?\s*)*(?:the (?:root cause|real issue|actual issue|issue|problem|bug|culprit)(?: here)? (?:is|was)(?: that)?:?\s*|root cause:?\s*)`)
+	reErrorLine   = lazyre.New(`(?i)(error|fail|panic|undefined|cannot|can't|not found|exception|traceback|denied|refused|invalid|unexpected|\bgot\b.*\bwant\b|\.\w+:\d+:)`)
+	reErrorNoise  = lazyre.New(`(?i)^(FAIL|FAIL\s+\S+\s+[\d.]+s|exit code:? \d+|process exited with code \d+|error: process completed with exit code \d+|chunk id: \w+|wall time: .*)$`)
+	reTrouble     = lazyre.New(`(?i)\b(error|errors|fails?|failing|failed|broken|breaks|doesn'?t work|does not work|not working|isn'?t working|still (?:no|not|the same|broken|fails|laggy|getting|cannot|can'?t)|blank (?:screen|page)|crash\w*|exception|traceback|wrong|bug|why (?:does|is|did|are)|can'?t|cannot|nothing happens|same error|doesn'?t (?:show|load|start|run|appear)|not (?:appearing|showing|visible|loading|updating)|keeps? (?:getting|failing|crashing|showing)|keep getting)\b`)
+	reConfirm     = lazyre.New(`(?i)\b(works|worked|working now|it'?s fixed|fixed it|that fixed|that did it|that worked|perfect|great|awesome|nice|thanks|thank you|looks good|all good|solved)\b`)
+	reDenied      = lazyre.New(`(?i)^\W*(still|nope|no\b|same (?:error|issue|problem|thing)|doesn'?t work|not fixed|didn'?t work|that'?s not it|wrong)`)
+	reProbe       = lazyre.New(`^(?:cd \S+ && )?(?:grep|rg|find|ls|cat|head|tail|which|type|command -v|test|\[|stat|file|wc|diff|git (?:status|diff|log|show|grep|ls-files|branch|remote)|echo|pgrep|ps|lsof|curl -s|jq|sed -n|awk)\b`)
 )
 
 // problem is something that went wrong: a command that failed, or the
@@ -105,9 +105,9 @@ func extractGotchas(s *transcript.Session) []Candidate {
 	return out
 }
 
-var reEnvStep = regexp.MustCompile(`^(?:sudo\s+)?(?:dos2unix|sed -i.*\\r|tr -d|chmod|chown|pip3? install|uv (?:pip|sync|add)|poetry install|npm (?:install|ci|i)\b|pnpm install|yarn(?: install)?$|bundle install|go mod (?:tidy|download)|cargo fetch|mix deps\.get|apt(?:-get)? install|brew install|nix (?:develop|shell)|export |source |git (?:checkout|switch|stash|pull|fetch|submodule)|docker(?:-compose| compose) (?:up|pull|build)|mkdir|ln -s|usermod|newgrp|rm -rf \S*(?:cache|node_modules|\.lock))`)
+var reEnvStep = lazyre.New(`^(?:sudo\s+)?(?:dos2unix|sed -i.*\\r|tr -d|chmod|chown|pip3? install|uv (?:pip|sync|add)|poetry install|npm (?:install|ci|i)\b|pnpm install|yarn(?: install)?$|bundle install|go mod (?:tidy|download)|cargo fetch|mix deps\.get|apt(?:-get)? install|brew install|nix (?:develop|shell)|export |source |git (?:checkout|switch|stash|pull|fetch|submodule)|docker(?:-compose| compose) (?:up|pull|build)|mkdir|ln -s|usermod|newgrp|rm -rf \S*(?:cache|node_modules|\.lock))`)
 
-var reCausal = regexp.MustCompile(`(?i)\b(because|since|due to|caused|means|expects?|requires?|is missing|are missing|isn'?t|aren'?t|doesn'?t|don'?t|can'?t|cannot|wasn'?t|weren'?t|didn'?t|mismatch\w*|conflicts?|only (?:works|accepts|reads|runs)|stemmed from|instead of)\b`)
+var reCausal = lazyre.New(`(?i)\b(because|since|due to|caused|means|expects?|requires?|is missing|are missing|isn'?t|aren'?t|doesn'?t|don'?t|can'?t|cannot|wasn'?t|weren'?t|didn'?t|mismatch\w*|conflicts?|only (?:works|accepts|reads|runs)|stemmed from|instead of)\b`)
 
 // explained looks in an agent turn for the cause of the current problem,
 // and in what followed for the fix and whether it held.
@@ -191,7 +191,7 @@ func confirms(text string) bool {
 	return reConfirm.MatchString(t) && (len(t) < 80 || reConfirm.MatchString(t[:min(len(t), 40)]))
 }
 
-var reCauseLabel = regexp.MustCompile(`(?i)^(?:root )?causes?:\s+\S`)
+var reCauseLabel = lazyre.New(`(?i)^(?:root )?causes?:\s+\S`)
 
 func uniqueStrings(in []string) []string {
 	seen := map[string]bool{}
@@ -245,7 +245,7 @@ func aftermath(s *transcript.Session, at int, p problem) (files []string, verifi
 	return files, verified, confirmed, false
 }
 
-var reFixSentence = regexp.MustCompile(`(?i)\b(the fix (?:is|was)|fixed (?:it |this )?by|i(?:'ve| have)? (?:changed|moved|replaced|added|removed|updated|switched|renamed)|(?:changing|moving|replacing|adding|removing|switching) .{3,80} (?:fixes|fixed|solves|solved))\b`)
+var reFixSentence = lazyre.New(`(?i)\b(the fix (?:is|was)|fixed (?:it |this )?by|i(?:'ve| have)? (?:changed|moved|replaced|added|removed|updated|switched|renamed)|(?:changing|moving|replacing|adding|removing|switching) .{3,80} (?:fixes|fixed|solves|solved))\b`)
 
 // fixSentence is the agent's own account of the fix, near the cause.
 func fixSentence(text, cause string) string {

@@ -1,10 +1,10 @@
 package extract
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 
+	"github.com/cairnmem/cairn/internal/lazyre"
 	"github.com/cairnmem/cairn/transcript"
 )
 
@@ -37,9 +37,9 @@ func sentences(text string) []string {
 }
 
 var (
-	reEmphasis = regexp.MustCompile(`(\*\*|__)(.+?)(\*\*|__)`)
-	reItalic   = regexp.MustCompile(`(^|[\s(])[*_]([^*_\s][^*_]*?)[*_]([\s.,;:)!?]|$)`)
-	reLink     = regexp.MustCompile(`\[([^\]]+)\]\([^)]+\)`)
+	reEmphasis = lazyre.New(`(\*\*|__)(.+?)(\*\*|__)`)
+	reItalic   = lazyre.New(`(^|[\s(])[*_]([^*_\s][^*_]*?)[*_]([\s.,;:)!?]|$)`)
+	reLink     = lazyre.New(`\[([^\]]+)\]\([^)]+\)`)
 )
 
 // plain takes markdown emphasis and links off a line, and any stray

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/cairnmem/cairn/internal/lazyre"
 )
 
 // RedactionVersion identifies the redaction rules; memories record it so a
@@ -24,7 +26,7 @@ type Finding struct {
 
 type rule struct {
 	name string
-	re   *regexp.Regexp
+	re   *lazyre.Regexp
 	// hints are lower-case literals one of which every match contains:
 	// the rule runs only on the lines holding one (Go's regexp has no
 	// DFA, so running every rule over a whole transcript is slow).
@@ -45,7 +47,7 @@ type rule struct {
 	anch *regexp.Regexp
 }
 
-var privateRe = regexp.MustCompile(`(?s)<private>.*?</private>`)
+var privateRe = lazyre.New(`(?s)<private>.*?</private>`)
 
 // Redactor removes secrets from text before it reaches the journal or a
 // commit.
@@ -62,7 +64,7 @@ func NewRedactor(extra []string) (*Redactor, error) {
 		if err != nil {
 			return nil, fmt.Errorf("redaction rule %d %q: %w", i+1, p, err)
 		}
-		r.rules = append(r.rules, &rule{name: "user-rule-" + strconv.Itoa(i+1), re: re})
+		r.rules = append(r.rules, &rule{name: "user-rule-" + strconv.Itoa(i+1), re: lazyre.From(re)})
 	}
 	return r, nil
 }

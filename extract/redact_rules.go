@@ -3,9 +3,10 @@ package extract
 import (
 	"encoding/base64"
 	"math"
-	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/cairnmem/cairn/internal/lazyre"
 )
 
 // builtinRules cover provider keys, tokens, key blocks, secret-looking
@@ -13,35 +14,35 @@ import (
 // match with a capital first letter: extractors capitalize the titles
 // they make from a sentence ("Sk-ant-...", "Redis://user:pass@...").
 var builtinRules = []*rule{
-	{name: "private-key", hints: []string{"-----begin "}, multiline: true, re: regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)`)},
-	{name: "anthropic-key", hints: []string{"sk-ant-"}, re: regexp.MustCompile(`\b[sS]k-ant-[A-Za-z0-9_\-]{20,}`), pick: unmasked(0, "sk-ant-", "Sk-ant-")},
-	{name: "openai-key", hints: []string{"sk-"}, re: regexp.MustCompile(`\b[sS]k-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}`), pick: unmasked(0, "sk-", "Sk-")},
-	{name: "aws-access-key", hints: []string{"akia", "asia"}, re: regexp.MustCompile(`\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`), pick: unmasked(0, "")},
-	{name: "github-token", hints: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, re: regexp.MustCompile(`\b(?:[gG]h[pousr]_[A-Za-z0-9]{36,}|[gG]ithub_pat_[A-Za-z0-9_]{50,})\b`), pick: unmasked(0, "")},
-	{name: "slack-token", hints: []string{"xox"}, re: regexp.MustCompile(`\b[xX]ox[baprse]-[A-Za-z0-9-]{10,}`), pick: unmasked(0, "xox", "Xox")},
-	{name: "slack-webhook", hints: []string{"hooks.slack.com/"}, re: regexp.MustCompile(`\bhooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_/\-]{16,})`), group: 1, pick: unmasked(1, "")},
-	{name: "discord-webhook", hints: []string{"discord"}, re: regexp.MustCompile(`\bdiscord(?:app)?\.com/api/webhooks/[0-9]+/([A-Za-z0-9_\-]{20,})`), group: 1, pick: unmasked(1, "")},
-	{name: "gitlab-token", hints: []string{"glpat-"}, re: regexp.MustCompile(`\b[gG]lpat-[A-Za-z0-9_\-]{20,}`), pick: unmasked(0, "glpat-", "Glpat-")},
-	{name: "google-api-key", hints: []string{"aiza"}, re: regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}\b`), pick: unmasked(0, "AIza")},
-	{name: "stripe-key", hints: []string{"_live_", "_test_"}, re: regexp.MustCompile(`\b(?:[sS]k|[rR]k)_(?:live|test)_[A-Za-z0-9]{16,}\b`), pick: unmasked(0, "")},
-	{name: "jwt", hints: []string{"eyj"}, re: regexp.MustCompile(`\b[eE]yJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`)},
-	{name: "connection-string", hints: []string{"://"}, re: regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@]+:([^\s@/]{3,})@`), group: 1, pick: notPlaceholder(1)},
-	{name: "azure-key", hints: []string{"key"}, re: regexp.MustCompile(`(?i)\b(?:Account|SharedAccess)Key\s*=\s*([A-Za-z0-9+/%]{20,}={0,2})`), group: 1, pick: notPlaceholder(1)},
-	{name: "sas-signature", hints: []string{"sig="}, lead: true, re: regexp.MustCompile(`[?&]sig=([A-Za-z0-9%+/]{20,}(?:=|%3D){0,2})`), group: 1, pick: notPlaceholder(1)},
+	{name: "private-key", hints: []string{"-----begin "}, multiline: true, re: lazyre.New(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)`)},
+	{name: "anthropic-key", hints: []string{"sk-ant-"}, re: lazyre.New(`\b[sS]k-ant-[A-Za-z0-9_\-]{20,}`), pick: unmasked(0, "sk-ant-", "Sk-ant-")},
+	{name: "openai-key", hints: []string{"sk-"}, re: lazyre.New(`\b[sS]k-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}`), pick: unmasked(0, "sk-", "Sk-")},
+	{name: "aws-access-key", hints: []string{"akia", "asia"}, re: lazyre.New(`\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`), pick: unmasked(0, "")},
+	{name: "github-token", hints: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, re: lazyre.New(`\b(?:[gG]h[pousr]_[A-Za-z0-9]{36,}|[gG]ithub_pat_[A-Za-z0-9_]{50,})\b`), pick: unmasked(0, "")},
+	{name: "slack-token", hints: []string{"xox"}, re: lazyre.New(`\b[xX]ox[baprse]-[A-Za-z0-9-]{10,}`), pick: unmasked(0, "xox", "Xox")},
+	{name: "slack-webhook", hints: []string{"hooks.slack.com/"}, re: lazyre.New(`\bhooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_/\-]{16,})`), group: 1, pick: unmasked(1, "")},
+	{name: "discord-webhook", hints: []string{"discord"}, re: lazyre.New(`\bdiscord(?:app)?\.com/api/webhooks/[0-9]+/([A-Za-z0-9_\-]{20,})`), group: 1, pick: unmasked(1, "")},
+	{name: "gitlab-token", hints: []string{"glpat-"}, re: lazyre.New(`\b[gG]lpat-[A-Za-z0-9_\-]{20,}`), pick: unmasked(0, "glpat-", "Glpat-")},
+	{name: "google-api-key", hints: []string{"aiza"}, re: lazyre.New(`\bAIza[0-9A-Za-z_\-]{35}\b`), pick: unmasked(0, "AIza")},
+	{name: "stripe-key", hints: []string{"_live_", "_test_"}, re: lazyre.New(`\b(?:[sS]k|[rR]k)_(?:live|test)_[A-Za-z0-9]{16,}\b`), pick: unmasked(0, "")},
+	{name: "jwt", hints: []string{"eyj"}, re: lazyre.New(`\b[eE]yJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`)},
+	{name: "connection-string", hints: []string{"://"}, re: lazyre.New(`\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@]+:([^\s@/]{3,})@`), group: 1, pick: notPlaceholder(1)},
+	{name: "azure-key", hints: []string{"key"}, re: lazyre.New(`(?i)\b(?:Account|SharedAccess)Key\s*=\s*([A-Za-z0-9+/%]{20,}={0,2})`), group: 1, pick: notPlaceholder(1)},
+	{name: "sas-signature", hints: []string{"sig="}, lead: true, re: lazyre.New(`[?&]sig=([A-Za-z0-9%+/]{20,}(?:=|%3D){0,2})`), group: 1, pick: notPlaceholder(1)},
 	// "Authorization: Basic dXNl...", "Bearer ...", "token ...".
-	{name: "basic-auth", hints: []string{"basic"}, re: regexp.MustCompile(`(?i)\bbasic\s+([A-Za-z0-9+/]{8,}={0,2})(?:[^A-Za-z0-9+/=]|$)`), group: 1, pick: basicAuth},
-	{name: "bearer-token", hints: []string{"bearer", "token"}, re: regexp.MustCompile(`(?i)\b(?:bearer|token)\s+([A-Za-z0-9_\-.=~+/]{20,})`), group: 1, pick: notPlaceholder(1)},
+	{name: "basic-auth", hints: []string{"basic"}, re: lazyre.New(`(?i)\bbasic\s+([A-Za-z0-9+/]{8,}={0,2})(?:[^A-Za-z0-9+/=]|$)`), group: 1, pick: basicAuth},
+	{name: "bearer-token", hints: []string{"bearer", "token"}, re: lazyre.New(`(?i)\b(?:bearer|token)\s+([A-Za-z0-9_\-.=~+/]{20,})`), group: 1, pick: notPlaceholder(1)},
 	// Passwords on command lines: curl -u user:pass, sshpass -p,
 	// mysql -pPASS, --password=..., wget --http-password ...
-	{name: "cli-password", hints: []string{"-u", "--user", "--proxy-user"}, lead: true, re: regexp.MustCompile(`(?:^|\s)(?:-u|--user|--proxy-user)[ =]?["']?[^\s:"'@]+:([^\s"'@]{3,})`), group: 1, pick: notPlaceholder(1)},
-	{name: "cli-password", hints: []string{"sshpass"}, re: regexp.MustCompile(`\b(?i:sshpass)\s+-p\s*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))`), group: 1, pick: firstGroup(1, placeholder)},
-	{name: "cli-password", hints: []string{"password"}, lead: true, re: regexp.MustCompile(`(?:^|\s)--(?:[a-z]+-)?password[ =](?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'-][^\s"']*))`), group: 1, pick: firstGroup(1, placeholder)},
-	{name: "cli-password", hints: []string{"mysql", "mariadb"}, re: regexp.MustCompile(`\b(?i:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]*?\s-p(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']{3,}))`), group: 1, pick: firstGroup(1, placeholder)},
+	{name: "cli-password", hints: []string{"-u", "--user", "--proxy-user"}, lead: true, re: lazyre.New(`(?:^|\s)(?:-u|--user|--proxy-user)[ =]?["']?[^\s:"'@]+:([^\s"'@]{3,})`), group: 1, pick: notPlaceholder(1)},
+	{name: "cli-password", hints: []string{"sshpass"}, re: lazyre.New(`\b(?i:sshpass)\s+-p\s*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))`), group: 1, pick: firstGroup(1, placeholder)},
+	{name: "cli-password", hints: []string{"password"}, lead: true, re: lazyre.New(`(?:^|\s)--(?:[a-z]+-)?password[ =](?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'-][^\s"']*))`), group: 1, pick: firstGroup(1, placeholder)},
+	{name: "cli-password", hints: []string{"mysql", "mariadb"}, re: lazyre.New(`\b(?i:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]*?\s-p(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']{3,}))`), group: 1, pick: firstGroup(1, placeholder)},
 	// NAME=value, NAME: value, "name": "value" where NAME says it is a
 	// secret; values in quotes may hold spaces.
-	{name: "secret-assignment", hints: []string{"secret", "token", "pass", "pwd", "key", "auth", "credential"}, pre: assignsAt, re: regexp.MustCompile(`(?i)([A-Za-z0-9_.\-]*(?:secret|token|passw(?:or)?d|pwd|pass|passphrase|key|auth|credentials?)[A-Za-z0-9_.\-]*)["']?\s*[:=]\s*(?:"([^"\n]{6,})"|'([^'\n]{6,})'|([^\s"'` + "`" + `,;]{6,}))`), pick: assignment},
+	{name: "secret-assignment", hints: []string{"secret", "token", "pass", "pwd", "key", "auth", "credential"}, pre: assignsAt, re: lazyre.New(`(?i)([A-Za-z0-9_.\-]*(?:secret|token|passw(?:or)?d|pwd|pass|passphrase|key|auth|credentials?)[A-Za-z0-9_.\-]*)["']?\s*[:=]\s*(?:"([^"\n]{6,})"|'([^'\n]{6,})'|([^\s"'` + "`" + `,;]{6,}))`), pick: assignment},
 	// Prose: "the password is hunter2pass", "my token was ...".
-	{name: "secret-prose", hints: []string{"password", "passphrase", "passcode", "pin code", "secret key", "api key", "token"}, re: regexp.MustCompile(`(?i)\b(?:password|passphrase|passcode|pin code|secret key|api key|token)\s+(?:is|was|=|:)\s+["'“]?([^\s"'”]{6,})`), group: 1, pick: firstGroup(1, func(v string) bool { return !secretValue(v) })},
+	{name: "secret-prose", hints: []string{"password", "passphrase", "passcode", "pin code", "secret key", "api key", "token"}, re: lazyre.New(`(?i)\b(?:password|passphrase|passcode|pin code|secret key|api key|token)\s+(?:is|was|=|:)\s+["'“]?([^\s"'”]{6,})`), group: 1, pick: firstGroup(1, func(v string) bool { return !secretValue(v) })},
 }
 
 func (ru *rule) span(text string, m []int) (int, int, bool) {
@@ -241,14 +242,14 @@ func placeholder(v string) bool {
 }
 
 // variableRef is a value that is a shell or template variable.
-var variableRef = regexp.MustCompile(`^\$[A-Za-z_][A-Za-z0-9_]*$|^%[A-Za-z_][A-Za-z0-9_]*%$|^\$env:`)
+var variableRef = lazyre.New(`^\$[A-Za-z_][A-Za-z0-9_]*$|^%[A-Za-z_][A-Za-z0-9_]*%$|^\$env:`)
 
-var envName = regexp.MustCompile(`^[A-Z][A-Z_]*$`)
+var envName = lazyre.New(`^[A-Z][A-Z_]*$`)
 
 // agentID matches the ids agents and their APIs put in transcripts:
 // toolu_01..., toolu_bdrk_01... (Bedrock), toolu_vrtx_... (Vertex),
 // srvtoolu_, msg_, req_, call_, fc_, resp_, chatcmpl-, run_, thread_, ...
-var agentID = regexp.MustCompile(`^(?:srvtoolu|toolu|msg|req|call|fc|rs|resp|run|thread|asst|step|file|batch|evt|compl)_(?:bdrk_|vrtx_)?[A-Za-z0-9]+$|^chatcmpl-[A-Za-z0-9]+$`)
+var agentID = lazyre.New(`^(?:srvtoolu|toolu|msg|req|call|fc|rs|resp|run|thread|asst|step|file|batch|evt|compl)_(?:bdrk_|vrtx_)?[A-Za-z0-9]+$|^chatcmpl-[A-Za-z0-9]+$`)
 
 // highEntropy judges a long token: random-looking and mixing character
 // classes. Hex digests (git hashes, sha256), identifiers, paths and the

@@ -1,32 +1,32 @@
 package extract
 
 import (
-	"regexp"
 	"strings"
 
+	"github.com/cairnmem/cairn/internal/lazyre"
 	"github.com/cairnmem/cairn/schema"
 	"github.com/cairnmem/cairn/transcript"
 )
 
 // What makes a person's sentence a standing rule rather than an answer.
 var (
-	reDurable  = regexp.MustCompile(`(?i)\b(always|never|from now on|going forward|in (?:the )?future|every time|whenever|each time|by default|as a rule|no matter what|under no circumstances)\b`)
-	reNotRule  = regexp.MustCompile(`(?i)\b(never mind|nevermind|i(?:'ve| have)? never|never (?:seen|heard|used|tried|knew|thought)|have you ever|did you ever|not (?:always|never|every time)|almost (?:always|never)|(?:i am|i'm|it is|it's|this is|that is|is|are|was|were) (?:always|never))\b`)
-	rePrefer   = regexp.MustCompile(`(?i)^(?:i|we) (?:(?:really |much |strongly )?prefer|'?d rather|would rather|(?:really )?(?:hate|dislike|don'?t like) (?:it )?when)\b`)
-	reStanding = regexp.MustCompile(`(?i)\b(as you go|after each|before moving on|as each .{3,40} (?:is )?(?:done|complete|completed|finished)|once each|for each (?:change|step|task|feature))\b`)
-	reStop     = regexp.MustCompile(`(?i)^(?:please )?stop \w+ing\b`)
-	reDont     = regexp.MustCompile(`(?i)^(?:please )?(?:don'?t|do not|avoid|no more|you (?:must|should) not|must not|mustn'?t|make sure (?:to|you)|ensure (?:that|you)|remember to)\b`)
-	reShouting = regexp.MustCompile(`\b(NEVER|ALWAYS|DO NOT|DON'T|MUST)\b`)
-	reOneOff   = regexp.MustCompile(`(?i)\b(yet|for now|right now|at the moment|this time|today|tonight|for this (?:task|ticket|pr|one|change|session|question|step)|until (?:i|we|you)|just now|in this (?:pr|task|ticket|turn)|this round|for the moment)\b`)
-	reMaybe    = regexp.MustCompile(`(?i)\b(if|maybe|perhaps|might|not sure|i guess|i think|i suppose|could we|should we|can we|would you|do you|whether|what if|how about|what about|probably)\b`)
-	reReversal = regexp.MustCompile(`(?i)\b(actually|never mind|nevermind|scratch that|ignore (?:that|what i said)|forget (?:that|what i said)|changed my mind|on second thought|non-?interactively|you can now|it'?s fine to|go ahead and|go back to|revert\w*|undo|put it back|change it back|back to (?:the|how))\b`)
+	reDurable  = lazyre.New(`(?i)\b(always|never|from now on|going forward|in (?:the )?future|every time|whenever|each time|by default|as a rule|no matter what|under no circumstances)\b`)
+	reNotRule  = lazyre.New(`(?i)\b(never mind|nevermind|i(?:'ve| have)? never|never (?:seen|heard|used|tried|knew|thought)|have you ever|did you ever|not (?:always|never|every time)|almost (?:always|never)|(?:i am|i'm|it is|it's|this is|that is|is|are|was|were) (?:always|never))\b`)
+	rePrefer   = lazyre.New(`(?i)^(?:i|we) (?:(?:really |much |strongly )?prefer|'?d rather|would rather|(?:really )?(?:hate|dislike|don'?t like) (?:it )?when)\b`)
+	reStanding = lazyre.New(`(?i)\b(as you go|after each|before moving on|as each .{3,40} (?:is )?(?:done|complete|completed|finished)|once each|for each (?:change|step|task|feature))\b`)
+	reStop     = lazyre.New(`(?i)^(?:please )?stop \w+ing\b`)
+	reDont     = lazyre.New(`(?i)^(?:please )?(?:don'?t|do not|avoid|no more|you (?:must|should) not|must not|mustn'?t|make sure (?:to|you)|ensure (?:that|you)|remember to)\b`)
+	reShouting = lazyre.New(`\b(NEVER|ALWAYS|DO NOT|DON'T|MUST)\b`)
+	reOneOff   = lazyre.New(`(?i)\b(yet|for now|right now|at the moment|this time|today|tonight|for this (?:task|ticket|pr|one|change|session|question|step)|until (?:i|we|you)|just now|in this (?:pr|task|ticket|turn)|this round|for the moment)\b`)
+	reMaybe    = lazyre.New(`(?i)\b(if|maybe|perhaps|might|not sure|i guess|i think|i suppose|could we|should we|can we|would you|do you|whether|what if|how about|what about|probably)\b`)
+	reReversal = lazyre.New(`(?i)\b(actually|never mind|nevermind|scratch that|ignore (?:that|what i said)|forget (?:that|what i said)|changed my mind|on second thought|non-?interactively|you can now|it'?s fine to|go ahead and|go back to|revert\w*|undo|put it back|change it back|back to (?:the|how))\b`)
 	// Working with the person, not the project: how to ask, answer,
 	// check in, pace the work. Such rules follow the person everywhere.
-	reInteraction  = regexp.MustCompile(`(?i)\b(questions?|ask(?:ing)? (?:me|first|before)|check(?:ing)? with me|confirm|approv\w*|discuss\w*|explain\w*|concise|brief|verbose|detail(?:ed)?|summar\w+|one (?:\w+ )?at a time|step by step|batch\w*|wait for me|without (?:asking|checking|telling)|let(?:ting)? me know|plain text|multiple[- ]choice|file paths|paragraphs?|bullet|emoji|tone|apologi\w+|proceed\w*|eager|commits?|commit messages?)\b`)
-	reProjectToken = regexp.MustCompile("(`[^`]+`|\\b[\\w./-]+\\.(?:go|py|ts|tsx|js|jsx|rs|ex|exs|rb|java|kt|nix|lua|sh|md|json|ya?ml|toml|sql|proto|css|scss|php|html|heex|conf)\\b|(?:^|\\s)/[\\w.-]+/|\\b[a-z]+_[a-z_]+\\b|\\b[a-z]+[A-Z]\\w+\\b)")
+	reInteraction  = lazyre.New(`(?i)\b(questions?|ask(?:ing)? (?:me|first|before)|check(?:ing)? with me|confirm|approv\w*|discuss\w*|explain\w*|concise|brief|verbose|detail(?:ed)?|summar\w+|one (?:\w+ )?at a time|step by step|batch\w*|wait for me|without (?:asking|checking|telling)|let(?:ting)? me know|plain text|multiple[- ]choice|file paths|paragraphs?|bullet|emoji|tone|apologi\w+|proceed\w*|eager|commits?|commit messages?)\b`)
+	reProjectToken = lazyre.New("(`[^`]+`|\\b[\\w./-]+\\.(?:go|py|ts|tsx|js|jsx|rs|ex|exs|rb|java|kt|nix|lua|sh|md|json|ya?ml|toml|sql|proto|css|scss|php|html|heex|conf)\\b|(?:^|\\s)/[\\w.-]+/|\\b[a-z]+_[a-z_]+\\b|\\b[a-z]+[A-Z]\\w+\\b)")
 	// reRemaining scopes an instruction to the work at hand.
-	reRemaining = regexp.MustCompile(`(?i)\b(remaining|the rest|these|this batch|all of them|both)\b`)
-	reDeictic   = regexp.MustCompile(`(?i)\b(this|that|it|these|those|them|here|there|thing|things|stuff)\b`)
+	reRemaining = lazyre.New(`(?i)\b(remaining|the rest|these|this batch|all of them|both)\b`)
+	reDeictic   = lazyre.New(`(?i)\b(this|that|it|these|those|them|here|there|thing|things|stuff)\b`)
 )
 
 // ruleCandidate is a person's sentence read as a standing rule.

@@ -1,10 +1,10 @@
 package extract
 
 import (
-	"regexp"
 	"strings"
 	"time"
 
+	"github.com/cairnmem/cairn/internal/lazyre"
 	"github.com/cairnmem/cairn/schema"
 	"github.com/cairnmem/cairn/transcript"
 )
@@ -14,11 +14,11 @@ const signalsVersion = "2"
 // Signal phrases in a prompt mean "keep this": the sentence is captured at
 // once, without waiting for the session to end.
 var (
-	reRemember   = regexp.MustCompile(`(?i)\b(?:please )?(?:remember|note|keep in mind) (?:this|that)\b[:,]?\s*(.*)`)
-	reDontForget = regexp.MustCompile(`(?i)\b(?:don'?t forget|do not forget|remind me)(?: to)?\b[:,]?\s*(.+)`)
-	reTrick      = regexp.MustCompile(`(?i)\bthe trick is\b[:,]?\s*(.+)`)
-	reRootCauseP = regexp.MustCompile(`(?i)\broot cause (?:is|was)\b[:,]?\s*(.+)`)
-	reFromNowOn  = regexp.MustCompile(`(?i)\b(from now on|going forward|always|never)\b`)
+	reRemember   = lazyre.New(`(?i)\b(?:please )?(?:remember|note|keep in mind) (?:this|that)\b[:,]?\s*(.*)`)
+	reDontForget = lazyre.New(`(?i)\b(?:don'?t forget|do not forget|remind me)(?: to)?\b[:,]?\s*(.+)`)
+	reTrick      = lazyre.New(`(?i)\bthe trick is\b[:,]?\s*(.+)`)
+	reRootCauseP = lazyre.New(`(?i)\broot cause (?:is|was)\b[:,]?\s*(.+)`)
+	reFromNowOn  = lazyre.New(`(?i)\b(from now on|going forward|always|never)\b`)
 )
 
 // Signals returns the memories a prompt asks to keep by its wording:

@@ -2,11 +2,11 @@ package extract
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/cairnmem/cairn/internal/lazyre"
 	"github.com/cairnmem/cairn/schema"
 	"github.com/cairnmem/cairn/transcript"
 )
@@ -50,7 +50,7 @@ func filesChanged(s *transcript.Session) []string {
 	return order
 }
 
-var reRm = regexp.MustCompile(`^(?:git )?rm(?:\s+-\w+)*\s+(.+)$`)
+var reRm = lazyre.New(`^(?:git )?rm(?:\s+-\w+)*\s+(.+)$`)
 
 // removedFiles are files an rm in the session deleted: a file written and
 // then removed is not a change the session left.
@@ -72,8 +72,8 @@ func removedFiles(s *transcript.Session) map[string]bool {
 }
 
 var (
-	reSmallTalk = regexp.MustCompile(`(?i)^(?:what (?:model|version) are you|who are you|are you there|hello|hi|hey|thanks?(?: you)?|continue|go on|go ahead|proceed|yes|no|ok(?:ay)?|sure|done|lgtm|can we continue(?: from where we left off)?|where (?:were we|did we leave off))\b[\s\S]{0,30}$`)
-	reResume    = regexp.MustCompile(`(?i)\b(where (?:were we|did we leave off|we left off)|pick up where|continue from where|closed you|lost (?:the|our) (?:context|conversation)|remember(?:ed)? (?:this|the|our) conversation|conversation remembered)\b`)
+	reSmallTalk = lazyre.New(`(?i)^(?:what (?:model|version) are you|who are you|are you there|hello|hi|hey|thanks?(?: you)?|continue|go on|go ahead|proceed|yes|no|ok(?:ay)?|sure|done|lgtm|can we continue(?: from where we left off)?|where (?:were we|did we leave off))\b[\s\S]{0,30}$`)
+	reResume    = lazyre.New(`(?i)\b(where (?:were we|did we leave off|we left off)|pick up where|continue from where|closed you|lost (?:the|our) (?:context|conversation)|remember(?:ed)? (?:this|the|our) conversation|conversation remembered)\b`)
 )
 
 // extractSession writes one summary per session: what was asked, what
@@ -203,7 +203,7 @@ func callName(c *transcript.Call) string {
 	return c.Tool
 }
 
-var reCheckout = regexp.MustCompile(`^git (?:checkout(?: -[bB])?|switch(?: -[cC])?) ([\w./-]+)$`)
+var reCheckout = lazyre.New(`^git (?:checkout(?: -[bB])?|switch(?: -[cC])?) ([\w./-]+)$`)
 
 // branchAtEnd is the branch the session ended on: the one it recorded,
 // unless a checkout or switch in the session moved it.
@@ -263,11 +263,11 @@ func compactedIntent(s *transcript.Session) string {
 	return clip(plain(strings.Join(secs["primary request and intent"], " ")), 400)
 }
 
-var reQuestionLead = regexp.MustCompile(`(?i)^(?:what|why|how|where|when|who|which|is|are|does|do|can|could|would|should)\b`)
+var reQuestionLead = lazyre.New(`(?i)^(?:what|why|how|where|when|who|which|is|are|does|do|can|could|would|should)\b`)
 
 var (
-	reReport    = regexp.MustCompile(`(?i)\b(done|implemented|fixed|added|updated|created|removed|changed|moved|refactored|all (?:\d+ )?tests? pass|tests? pass(?:ed|es)?|passing|builds?|succeeded|completed|works|working|resolved|summary|in place)\b`)
-	reNarration = regexp.MustCompile(`(?i)^(?:let me|i'?ll|i will|i'?m going to|now i|now let|next,? i|got it|sure|okay|ok|great|perfect|good (?:question|call|split)|you'?re right|understood|first,? i|i need to|i should|i can|here'?s)\b`)
+	reReport    = lazyre.New(`(?i)\b(done|implemented|fixed|added|updated|created|removed|changed|moved|refactored|all (?:\d+ )?tests? pass|tests? pass(?:ed|es)?|passing|builds?|succeeded|completed|works|working|resolved|summary|in place)\b`)
+	reNarration = lazyre.New(`(?i)^(?:let me|i'?ll|i will|i'?m going to|now i|now let|next,? i|got it|sure|okay|ok|great|perfect|good (?:question|call|split)|you'?re right|understood|first,? i|i need to|i should|i can|here'?s)\b`)
 )
 
 // checksLine says how the session's checks ended: the last run of each
@@ -302,6 +302,6 @@ func checksLine(s *transcript.Session) []string {
 }
 
 var (
-	reSkillLead = regexp.MustCompile("(?i)^(?:implemented|done|built) (?:with|using|following) `[^`]+`")
-	rePoint     = regexp.MustCompile(`(?m)^\s*(?:[-*•]|\d+[.)])\s+(.+)$`)
+	reSkillLead = lazyre.New("(?i)^(?:implemented|done|built) (?:with|using|following) `[^`]+`")
+	rePoint     = lazyre.New(`(?m)^\s*(?:[-*•]|\d+[.)])\s+(.+)$`)
 )

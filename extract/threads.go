@@ -2,18 +2,18 @@ package extract
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
+	"github.com/cairnmem/cairn/internal/lazyre"
 	"github.com/cairnmem/cairn/schema"
 	"github.com/cairnmem/cairn/transcript"
 )
 
 var (
 	// reLater marks work the person put off.
-	reLater     = regexp.MustCompile(`(?i)\b(later|afterwards|after (?:you|we|that|this) (?:finish|complete|are done)\w*|next time|in (?:the )?future|another time|at some point|eventually|down the (?:road|line)|remind me to|we(?:'ll| will)? (?:also )?(?:still )?need to|still need to|follow[- ]up on|come back to)\b`)
-	reLaterLead = regexp.MustCompile(`(?i)^(?:(?:make (?:a )?note|note|also|and|but|so)[,:]?\s*)*(?:(?:we(?:'ll| will)?|i(?:'ll| will)?) (?:also )?(?:still )?(?:need|want|have) to |remind me to |later,?\s*|in (?:the )?future,?\s*(?:we'?d want to |we(?:'ll| will)? )?)`)
-	reWorkVerb  = regexp.MustCompile(`(?i)\b(add|build|write|implement|support|fix|handle|update|refactor|remove|migrate|move|rename|test|document|deploy|release|clean|look (?:at|into)|investigate|revisit|set up|wire|limit|split|replace)\b`)
+	reLater     = lazyre.New(`(?i)\b(later|afterwards|after (?:you|we|that|this) (?:finish|complete|are done)\w*|next time|in (?:the )?future|another time|at some point|eventually|down the (?:road|line)|remind me to|we(?:'ll| will)? (?:also )?(?:still )?need to|still need to|follow[- ]up on|come back to)\b`)
+	reLaterLead = lazyre.New(`(?i)^(?:(?:make (?:a )?note|note|also|and|but|so)[,:]?\s*)*(?:(?:we(?:'ll| will)?|i(?:'ll| will)?) (?:also )?(?:still )?(?:need|want|have) to |remind me to |later,?\s*|in (?:the )?future,?\s*(?:we'?d want to |we(?:'ll| will)? )?)`)
+	reWorkVerb  = lazyre.New(`(?i)\b(add|build|write|implement|support|fix|handle|update|refactor|remove|migrate|move|rename|test|document|deploy|release|clean|look (?:at|into)|investigate|revisit|set up|wire|limit|split|replace)\b`)
 )
 
 // extractThreads finds work left open at the end: what the person put off
@@ -53,7 +53,7 @@ func extractThreads(s *transcript.Session) []Candidate {
 	return out
 }
 
-var reLeft = regexp.MustCompile(`(?i)^(?:todo|fixme)\s*[:-]\s*(.{6,})|\b(?:still (?:needs?|missing|to (?:do|be done))|not (?:yet )?(?:implemented|wired|done|tested|handled|covered)|left to do|remaining work|haven'?t (?:yet )?(?:added|implemented|wired|tested))\b`)
+var reLeft = lazyre.New(`(?i)^(?:todo|fixme)\s*[:-]\s*(.{6,})|\b(?:still (?:needs?|missing|to (?:do|be done))|not (?:yet )?(?:implemented|wired|done|tested|handled|covered)|left to do|remaining work|haven'?t (?:yet )?(?:added|implemented|wired|tested))\b`)
 
 // leftByAgent are the open items the agent named in its last reply:
 // "TODO: …", "X is not implemented yet". Offers ("next, I could …") are
@@ -94,7 +94,7 @@ func leftByAgent(s *transcript.Session) []Candidate {
 	return out
 }
 
-var reWaiting = regexp.MustCompile(`(?i)\b(?:once|when(?:ever)?) you(?:'ve| have)? (?:got|have|get|send|share|provide|created?|registered|set up)\b|\blet me know (?:when|once)\b|\bwaiting (?:for|on) you\b`)
+var reWaiting = lazyre.New(`(?i)\b(?:once|when(?:ever)?) you(?:'ve| have)? (?:got|have|get|send|share|provide|created?|registered|set up)\b|\blet me know (?:when|once)\b|\bwaiting (?:for|on) you\b`)
 
 // stoppedAtEnd is an open thread when the session ended with its last
 // request not done: the person rejected the agent's last action and said

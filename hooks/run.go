@@ -401,5 +401,24 @@ func (h *handler) finalize(ctx context.Context) error {
 	if err := h.open(); err != nil {
 		return err
 	}
-	return h.capture(ctx)
+	err = h.capture(ctx)
+	// The next session's pack, built now that this session's memories are
+	// written, so its session-start only reads it.
+	r := retrieve.New(h.indexes())
+	r.Now = h.o.Now
+	if werr := r.Warm(ctx); werr != nil {
+		logf(h.log, "finalize: prebuilding the next session's pack: %v", werr)
+	}
+	// Pack the loose git objects the commits left, once there are many.
+	for _, v := range []*vault.Vault{h.project, h.user} {
+		if v == nil {
+			continue
+		}
+		if rep, perr := v.PackIfNeeded(ctx); perr != nil {
+			logf(h.log, "finalize: pack git objects: %v", perr)
+		} else if rep != nil {
+			logf(h.log, "finalize: packed %d loose git objects", rep.LooseBefore-rep.LooseAfter)
+		}
+	}
+	return err
 }

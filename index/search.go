@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -574,3 +575,8 @@ func (ix *Index) vectorSearch(ctx context.Context, s *snapshot, q Query, filters
 	}
 	return hits, nil
 }
+
+// Version names the indexed state this view reads: its generation and the
+// manifest's write sequence. Any change to the vault's files the cache
+// has seen (a commit, a hand edit) gives another version.
+func (v *View) Version() string { return v.s.gen + "." + strconv.FormatUint(v.s.m.Seq, 10) }

@@ -50,6 +50,9 @@ type Pack struct {
 	Sections []*PackSection `json:"sections"`
 	Heads    []string       `json:"heads"`
 	Markdown string         `json:"-"`
+	// Prebuilt says the pack was built ahead for a new session and read
+	// from the cache (packcache.go).
+	Prebuilt bool `json:"-"`
 }
 
 // PackSection is one part of a pack.
@@ -125,7 +128,16 @@ func (r *Retriever) Pack(ctx context.Context, req PackRequest) (*Pack, error) {
 		p.Markdown = renderPack(p)
 		return p, nil
 	}
+	var startKey string
 	err := r.views(ctx, func(vs []*index.View) error {
+		if cacheable(req) {
+			startKey = r.startKey(vs, p.Heads, req, now)
+			if c := r.loadStartPack(startKey); c != nil {
+				p.Sections, p.Tokens, p.Markdown = c.Pack.Sections, c.Pack.Tokens, c.MD
+				p.Prebuilt = true
+				return nil
+			}
+		}
 		b := &packBuilder{r: r, vs: vs, req: req, now: now, used: map[string]bool{}, access: r.stats()}
 		b.shown = b.access.ShownIn(req.Session)
 		return b.build(ctx, p)
@@ -134,7 +146,12 @@ func (r *Retriever) Pack(ctx context.Context, req PackRequest) (*Pack, error) {
 		return nil, err
 	}
 	p.Key = packKey(p, req)
-	p.Markdown = renderPack(p)
+	if !p.Prebuilt {
+		p.Markdown = renderPack(p)
+		if startKey != "" {
+			r.storeStartPack(startKey, p)
+		}
+	}
 	if req.Record && req.Session != "" {
 		r.recordPack(p)
 	}

@@ -57,3 +57,33 @@ func BenchmarkSearch(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSessionStartPack is a new session's pack at 10k memories,
+// built (cold) or read from the pack the last session left (prebuilt):
+// the work behind the session-start hook, its cache sync included.
+func BenchmarkSessionStartPack(b *testing.B) {
+	for _, mode := range []string{"cold", "prebuilt"} {
+		b.Run(mode, func(b *testing.B) {
+			r := benchRetriever(b)
+			if err := r.Warm(context.Background()); err != nil {
+				b.Fatal(err)
+			}
+			prebuilt := filepath.Join(r.Indexes()[0].Dir(), "derived", "session-start-pack.json")
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if mode == "cold" {
+					b.StopTimer()
+					os.Remove(prebuilt)
+					b.StartTimer()
+				}
+				p, err := r.Pack(context.Background(), retrieve.PackRequest{SessionStart: true, Session: "bench"})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if p.Prebuilt != (mode == "prebuilt") {
+					b.Fatalf("%s: prebuilt = %v", mode, p.Prebuilt)
+				}
+			}
+		})
+	}
+}

@@ -2,10 +2,11 @@ package retrieve
 
 import (
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cairnmem/cairn/internal/lazyre"
 )
 
 // Window is the time a query refers to, read from its words: memories
@@ -54,15 +55,15 @@ var months = map[string]time.Month{
 }
 
 var (
-	reAgo      = regexp.MustCompile(`\b(\d+|a couple of|a few|an|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|couple|few|several)\s+(hours?|days?|weeks?|months?|years?)\s+ago\b`)
-	rePast     = regexp.MustCompile(`\b(?:past|last|previous)\s+(\d+|two|three|four|five|six|seven|eight|nine|ten|couple of|few)\s+(days?|weeks?|months?)\b`)
-	reLast     = regexp.MustCompile(`\b(last|this|past)\s+(week|month|year|weekend)\b`)
-	reDay      = regexp.MustCompile(`\b(yesterday|today|tonight|this morning|last night|the day before yesterday)\b`)
-	reInMonth  = regexp.MustCompile(`\b(?:in|during|since|back in|early|late|mid)\s+(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b(?:\s+(\d{4}))?`)
-	reYear     = regexp.MustCompile(`\b(?:in|during|since)\s+((?:19|20)\d\d)\b`)
-	reRecent   = regexp.MustCompile(`\b(recently|lately|these days|the other day)\b`)
-	reEarliest = regexp.MustCompile(`\b(first|earliest|initially|originally|at first|to begin with|the oldest)\b`)
-	reLatest   = regexp.MustCompile(`\b(latest|most recent(?:ly)?|last time|currently|current|now|newest|these days|still)\b`)
+	reAgo      = lazyre.New(`\b(\d+|a couple of|a few|an|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|couple|few|several)\s+(hours?|days?|weeks?|months?|years?)\s+ago\b`)
+	rePast     = lazyre.New(`\b(?:past|last|previous)\s+(\d+|two|three|four|five|six|seven|eight|nine|ten|couple of|few)\s+(days?|weeks?|months?)\b`)
+	reLast     = lazyre.New(`\b(last|this|past)\s+(week|month|year|weekend)\b`)
+	reDay      = lazyre.New(`\b(yesterday|today|tonight|this morning|last night|the day before yesterday)\b`)
+	reInMonth  = lazyre.New(`\b(?:in|during|since|back in|early|late|mid)\s+(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b(?:\s+(\d{4}))?`)
+	reYear     = lazyre.New(`\b(?:in|during|since)\s+((?:19|20)\d\d)\b`)
+	reRecent   = lazyre.New(`\b(recently|lately|these days|the other day)\b`)
+	reEarliest = lazyre.New(`\b(first|earliest|initially|originally|at first|to begin with|the oldest)\b`)
+	reLatest   = lazyre.New(`\b(latest|most recent(?:ly)?|last time|currently|current|now|newest|these days|still)\b`)
 )
 
 func count(s string) float64 {

@@ -5,13 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/adrg/frontmatter"
 	"gopkg.in/yaml.v3"
+
+	"github.com/cairnmem/cairn/internal/lazyre"
 )
 
 // document is the text a Memory was parsed from, kept so that a rewrite
@@ -37,7 +38,7 @@ type keyPos struct {
 	flow       bool // the value was written as a flow list
 }
 
-var yamlLine = regexp.MustCompile(`line (\d+)`)
+var yamlLine = lazyre.New(`line (\d+)`)
 
 // utf8BOM opens files some Windows editors write; it is kept on rewrites.
 const utf8BOM = "\ufeff"

@@ -1,13 +1,14 @@
 package schema
 
 import (
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
+
+	"github.com/cairnmem/cairn/internal/lazyre"
 )
 
 // Tier selects how much of a memory to show.
@@ -128,7 +129,7 @@ func (b *Body) plain(n ast.Node) string {
 	return sb.String()
 }
 
-var wikiLink = regexp.MustCompile(`\[\[([^\[\]|#]+)(?:[|#][^\[\]]*)?\]\]`)
+var wikiLink = lazyre.New(`\[\[([^\[\]|#]+)(?:[|#][^\[\]]*)?\]\]`)
 
 // Links returns the mem:// destinations of markdown links and autolinks in
 // the body, and the targets of [[wiki]] links, which the caller resolves

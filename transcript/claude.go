@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
+
+	"github.com/cairnmem/cairn/internal/lazyre"
 )
 
 // claudeLine is the part of a Claude Code transcript line cairn reads;
@@ -250,7 +251,7 @@ func (r *claudeReader) text(base Turn, role string, l claudeLine, text string) {
 	r.s.person(base, text)
 }
 
-var reAnswered = regexp.MustCompile(`"([^"]+)"="([^"]*)"`)
+var reAnswered = lazyre.New(`"([^"]+)"="([^"]*)"`)
 
 func claudeCall(b claudeBlock) *Call {
 	c := &Call{ID: b.ID, Tool: b.Name, Input: b.Input, Status: Unknown}

@@ -2,9 +2,10 @@ package transcript
 
 import (
 	"encoding/json"
-	"regexp"
 	"strings"
 	"time"
+
+	"github.com/cairnmem/cairn/internal/lazyre"
 )
 
 // codexLine is one line of a Codex rollout.
@@ -170,7 +171,7 @@ func (r *codexReader) event(base Turn, p codexPayload) {
 	}
 }
 
-var reApprove = regexp.MustCompile(`(?i)^\W*(?:ok(?:ay)?[,.!]?\s*)?(?:(?:great|good|perfect|looks good|lgtm|sounds good)[,.!]?\s*)?(?:now\s+)?(?:please\s+)?(?:implement|execute|go ahead|do it|approved?|proceed|build|start)\b`)
+var reApprove = lazyre.New(`(?i)^\W*(?:ok(?:ay)?[,.!]?\s*)?(?:(?:great|good|perfect|looks good|lgtm|sounds good)[,.!]?\s*)?(?:now\s+)?(?:please\s+)?(?:implement|execute|go ahead|do it|approved?|proceed|build|start)\b`)
 
 // approve marks the plan just proposed as approved when the person's
 // next words say to carry it out.

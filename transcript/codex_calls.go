@@ -3,17 +3,18 @@ package transcript
 import (
 	"encoding/json"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/cairnmem/cairn/internal/lazyre"
 )
 
 // How Codex's tool calls map onto cairn's: shells, patches, plans,
 // questions, and the outputs that say how they ended.
 
-var reRunning = regexp.MustCompile(`(?m)^Process running with session ID (\d+)`)
+var reRunning = lazyre.New(`(?m)^Process running with session ID (\d+)`)
 
-var rePatchFile = regexp.MustCompile(`(?m)^\*\*\* (?:Update|Add|Delete) File: (.+)$|^\*\*\* Move to: (.+)$`)
+var rePatchFile = lazyre.New(`(?m)^\*\*\* (?:Update|Add|Delete) File: (.+)$|^\*\*\* Move to: (.+)$`)
 
 // patchFiles lists the files an apply_patch body writes.
 func patchFiles(patch string) []string {

@@ -6,10 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/cairnmem/cairn/internal/lazyre"
 )
 
 // Found is a past session's transcript.
@@ -41,7 +42,7 @@ func DefaultHomes() Homes {
 	return h
 }
 
-var reNonAlnum = regexp.MustCompile(`[^A-Za-z0-9]`)
+var reNonAlnum = lazyre.New(`[^A-Za-z0-9]`)
 
 // ClaudeProjectDir is the directory Claude Code keeps a working
 // directory's sessions in: the path with every other character a dash.

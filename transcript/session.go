@@ -2,9 +2,10 @@ package transcript
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
+
+	"github.com/cairnmem/cairn/internal/lazyre"
 )
 
 func (s *Session) warnf(format string, args ...any) {
@@ -88,7 +89,7 @@ func (s *Session) personOutput(source, out string) {
 	}
 }
 
-var reErrorWord = regexp.MustCompile(`(?i)\b(error|failed|fatal|not found|denied)\b`)
+var reErrorWord = lazyre.New(`(?i)\b(error|failed|fatal|not found|denied)\b`)
 
 // markPrior marks turns another session wrote before this one began: a
 // resumed conversation carries its history.

@@ -1,10 +1,11 @@
 package transcript
 
 import (
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/cairnmem/cairn/internal/lazyre"
 )
 
 // notRun are results that say a call never really ran, by the reason
@@ -12,7 +13,7 @@ import (
 // One expression with a group per reason reads each result once.
 var notRunWhy = []string{"rejected", "interrupted", "denied", "blocked", "sandbox", "tool-error", "offline", "not-found"}
 
-var reNotRun = regexp.MustCompile(`(?i)` +
+var reNotRun = lazyre.New(`(?i)` +
 	`(^(?:the user doesn't want to (?:proceed|take this action)|user rejected|rejected by (?:the )?user|exec command rejected|aborted by user|command was rejected))|` +
 	`(^(?:\[request interrupted by user|interrupted\b|the operation was (?:cancelled|canceled)))|` +
 	`(permission to use \S+ (?:has been|was) denied|requires approval|was not approved|approval (?:was )?denied|not allowed by (?:the )?permission|claude requested permissions)|` +
@@ -47,8 +48,8 @@ func whyNotRun(head string) string {
 }
 
 var (
-	reExitCode  = regexp.MustCompile(`(?im)^(?:exit code:? |process exited with code |exit status )(-?\d+)\b`)
-	reExitInner = regexp.MustCompile(`(?i)\bexit code:? (-?\d+)`)
+	reExitCode  = lazyre.New(`(?im)^(?:exit code:? |process exited with code |exit status )(-?\d+)\b`)
+	reExitInner = lazyre.New(`(?i)\bexit code:? (-?\d+)`)
 )
 
 // exitCodeLine finds the first line that reports an exit code, as
@@ -110,8 +111,8 @@ func classify(c *Call, isError bool) {
 }
 
 var (
-	reSandboxOutput  = regexp.MustCompile(`(?s)stdout: (.*?), stderr: (.*)$`)
-	reSandboxRefusal = regexp.MustCompile(`(?i)(operation not permitted|\beperm\b|permission denied|sandbox|here-document|read-only file system|network is unreachable|could not resolve host)`)
+	reSandboxOutput  = lazyre.New(`(?s)stdout: (.*?), stderr: (.*)$`)
+	reSandboxRefusal = lazyre.New(`(?i)(operation not permitted|\beperm\b|permission denied|sandbox|here-document|read-only file system|network is unreachable|could not resolve host)`)
 )
 
 // ranInSandbox reads Codex's "failed in sandbox ..." wrapper: when the
@@ -137,7 +138,7 @@ func ranInSandbox(c *Call, out string) bool {
 
 // reHiddenFailure are the lines test runners and compilers print when
 // they fail, whatever exit status a pipe leaves.
-var reHiddenFailure = regexp.MustCompile(`(?m)^(?:--- FAIL:|FAIL\s|FAIL$|panic: |FAILED |npm ERR!|error(?:\[E\d+\])?: |test result: FAILED)|\[(?:PANICKED|FAIL)\]|\b[1-9]\d* (?:failed|failures?)\b|Tests:\s+[1-9]\d* failed`)
+var reHiddenFailure = lazyre.New(`(?m)^(?:--- FAIL:|FAIL\s|FAIL$|panic: |FAILED |npm ERR!|error(?:\[E\d+\])?: |test result: FAILED)|\[(?:PANICKED|FAIL)\]|\b[1-9]\d* (?:failed|failures?)\b|Tests:\s+[1-9]\d* failed`)
 
 // piped reports a shell command whose status is its last stage's.
 func piped(cmd string) bool {
@@ -162,7 +163,7 @@ func atoiPtr(s string) *int {
 const maxOutput = 6 << 10
 
 // reTerminal are a terminal's escape sequences: colours in test output.
-var reTerminal = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Za-z0-9]|\x1b[@-Z\\-_]`)
+var reTerminal = lazyre.New(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Za-z0-9]|\x1b[@-Z\\-_]`)
 
 // bound keeps the head and tail of a result, as plain text: without
 // terminal escapes or other control characters.

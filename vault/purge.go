@@ -49,15 +49,15 @@ func (v *Vault) Purge(ctx context.Context, o PurgeOptions) (*PurgeReport, error)
 	if o.Replacement == "" {
 		o.Replacement = "[PURGED]"
 	}
-	repo, err := v.Repo()
-	if err != nil {
-		return nil, err
-	}
 	lock, err := v.lockForWrite(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer lock.release()
+	repo, err := v.Repo()
+	if err != nil {
+		return nil, err
+	}
 	head, err := readHead(repo)
 	if err != nil {
 		return nil, err

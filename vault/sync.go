@@ -147,6 +147,9 @@ func (v *Vault) mergeRemote(ctx context.Context, repo *git.Repository, theirs pl
 		return err
 	}
 	defer lock.release()
+	if repo, err = v.Repo(); err != nil { // the fetch wrote a pack
+		return err
+	}
 	head, err := readHead(repo)
 	if err != nil {
 		return err

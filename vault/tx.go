@@ -177,15 +177,16 @@ func (tx *Tx) stage(rel string, data []byte) {
 // files, moves the branch and patches the git index as one restartable
 // step, so a crash anywhere leaves a vault the next writer completes.
 func (v *Vault) Update(ctx context.Context, meta CommitMeta, fn func(*Tx) error) (CommitResult, error) {
-	repo, err := v.Repo()
-	if err != nil {
-		return CommitResult{}, err
-	}
 	lock, err := v.lockForWrite(ctx)
 	if err != nil {
 		return CommitResult{}, err
 	}
 	defer lock.release()
+	// After the lock: a pack made since (pack.go) gives a fresh repository.
+	repo, err := v.Repo()
+	if err != nil {
+		return CommitResult{}, err
+	}
 
 	tx := &Tx{v: v, staged: map[string][]byte{}, uris: map[string]schema.URI{}}
 	if err := fn(tx); err != nil {

@@ -47,9 +47,9 @@ type Vault struct {
 	// redacted, control bytes stripped. Nil strips control bytes only.
 	Clean func(string) string
 
-	repoOnce sync.Once
-	repo     *git.Repository
-	repoErr  error
+	repoMu    sync.Mutex
+	repo      *git.Repository
+	packStamp string
 }
 
 // Open opens the vault at root. It fails with ErrNotVault when root has no
@@ -114,16 +114,33 @@ func Find(dir string) (string, error) {
 	}
 }
 
-// Repo opens the vault's git repository once.
+// Repo opens the vault's git repository, once until the packs change:
+// go-git reads the list of packs once per repository, so after a pack
+// (pack.go, a fetch) that moved loose objects, only a fresh repository
+// finds them. Writers call Repo after taking the lock.
 func (v *Vault) Repo() (*git.Repository, error) {
-	v.repoOnce.Do(func() {
-		st := filesystem.NewStorageWithOptions(osfs.New(v.GitDir), cache.NewObjectLRUDefault(), filesystem.Options{})
-		v.repo, v.repoErr = git.Open(st, osfs.New(v.Root))
-		if v.repoErr != nil {
-			v.repoErr = fmt.Errorf("%w: open git history at %s: %v", ErrNotVault, v.GitDir, v.repoErr)
-		}
-	})
-	return v.repo, v.repoErr
+	v.repoMu.Lock()
+	defer v.repoMu.Unlock()
+	stamp := packStamp(v.GitDir)
+	if v.repo != nil && stamp == v.packStamp {
+		return v.repo, nil
+	}
+	st := filesystem.NewStorageWithOptions(osfs.New(v.GitDir), cache.NewObjectLRUDefault(), filesystem.Options{})
+	repo, err := git.Open(st, osfs.New(v.Root))
+	if err != nil {
+		return nil, fmt.Errorf("%w: open git history at %s: %v", ErrNotVault, v.GitDir, err)
+	}
+	v.repo, v.packStamp = repo, stamp
+	return repo, nil
+}
+
+// packStamp changes when a pack is added or removed.
+func packStamp(gitDir string) string {
+	fi, err := os.Stat(filepath.Join(gitDir, "objects", "pack"))
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprint(fi.ModTime().UnixNano(), fi.Size())
 }
 
 func (v *Vault) now() time.Time {

@@ -10,6 +10,7 @@ import (
 	"github.com/cairnmem/cairn/index"
 	"github.com/cairnmem/cairn/retrieve"
 	"github.com/cairnmem/cairn/schema"
+	"github.com/cairnmem/cairn/vault"
 )
 
 // GcCmd archives faded memories and compacts the cache and journal.
@@ -17,7 +18,7 @@ type GcCmd struct {
 	DryRun    bool          `help:"Show what would be archived; change nothing."`
 	Threshold float64       `default:"0.05" help:"Decayed score under which a memory has faded."`
 	Days      int           `default:"90" help:"Days a memory must have stayed faded before it is archived."`
-	Cache     bool          `help:"Also compact the search cache (fresh generation, access log folded) and enforce journal retention."`
+	Cache     bool          `help:"Also compact the search cache (fresh generation, access log folded), pack loose git objects and enforce journal retention."`
 	Scope     string        `help:"Only the project or the user vault (default: both)." enum:"project,user," default:""`
 	Now       time.Duration `hidden:"" help:"Pretend it is this much later (tests)."`
 }
@@ -38,6 +39,7 @@ type gcReport struct {
 	Commits  []string               `json:"commits,omitempty"`
 	Cache    []index.CompactReport  `json:"cache,omitempty"`
 	Journal  int                    `json:"journal_files_removed,omitempty"`
+	Git      []*vault.PackReport    `json:"git,omitempty"`
 	DryRun   bool                   `json:"dry_run"`
 	Faded    []retrieve.Faded       `json:"-"`
 	Scope    map[schema.Scope][]int `json:"-"`
@@ -110,6 +112,11 @@ func (c *GcCmd) Run(g *Globals, env *Env) error {
 				return err
 			}
 			rep.Journal += n
+			pr, err := ix.Vault().PackObjects(ctx)
+			if err != nil {
+				return err
+			}
+			rep.Git = append(rep.Git, pr)
 		}
 	}
 	if g.JSON {
@@ -134,6 +141,9 @@ func (c *GcCmd) Run(g *Globals, env *Env) error {
 	}
 	for i, cr := range rep.Cache {
 		env.Printf("cache %s: %s → %s\n", ixs[i].Vault().Scope, human(cr.BytesBefore), human(cr.BytesAfter))
+	}
+	for i, pr := range rep.Git {
+		env.Printf("git %s: %d loose objects packed\n", ixs[i].Vault().Scope, pr.LooseBefore-pr.LooseAfter)
 	}
 	if c.Cache && !c.DryRun {
 		env.Printf("journal: %d old session file(s) removed\n", rep.Journal)

@@ -1,15 +1,12 @@
 package perf
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/cairnmem/cairn/index"
 	"github.com/cairnmem/cairn/internal/synth"
@@ -24,6 +21,10 @@ type HookOptions struct {
 	Runs   int
 	Binary string // the cairn executable whose hooks are timed
 	Log    func(string)
+	// Compare times another tool's command for an event (session-start,
+	// user-prompt, post-tool) right after each of cairn's, with the same
+	// payload on stdin and {prompt}, {session}, {dir} and {run} filled in.
+	Compare map[string]Command
 }
 
 // HookReport is the end-to-end wall time of hook processes, from spawn
@@ -35,6 +36,17 @@ type HookReport struct {
 	PostToolMs      Stats   `json:"post_tool_ms"`
 	StartContextLen int     `json:"session_start_context_chars"` // median
 	PromptsInjected float64 `json:"prompts_injected_fraction"`
+	PeakRSSMB       float64 `json:"peak_rss_mb"` // the largest of all hook processes
+	// Compare holds the other tool's figures, when asked for.
+	Compare []Compared `json:"compare,omitempty"`
+}
+
+// Compared is another tool's command timed beside one of cairn's.
+type Compared struct {
+	What    string  `json:"what"` // the cairn measurement it ran beside
+	Command string  `json:"command"`
+	Ms      Stats   `json:"ms"`
+	Ratio   float64 `json:"ratio"` // its median over cairn's: above 1, cairn is faster
 }
 
 // HookFigures builds a synthetic vault with a warm index and times
@@ -78,29 +90,42 @@ func HookFigures(ctx context.Context, o HookOptions) (*HookReport, error) {
 	if err := ix.Sync(ctx); err != nil {
 		return nil, err
 	}
-	env := append(os.Environ(), "CAIRN_USER_VAULT="+filepath.Join(dir, "no-user-vault"), "XDG_DATA_HOME="+filepath.Join(dir, "xdg"))
-	run := func(event string, payload map[string]any) (float64, int, error) {
+	env := []string{"CAIRN_USER_VAULT=" + filepath.Join(dir, "no-user-vault"), "XDG_DATA_HOME=" + filepath.Join(dir, "xdg")}
+	var peak int64
+	others := map[string][]float64{}
+	run := func(event string, round int, payload map[string]any) (float64, int, error) {
 		payload["cwd"] = dir
 		payload["hook_event_name"] = event
 		in, _ := json.Marshal(payload)
-		cmd := exec.CommandContext(ctx, o.Binary, "hook", event)
-		cmd.Dir, cmd.Env, cmd.Stdin = dir, env, bytes.NewReader(in)
-		var out bytes.Buffer
-		cmd.Stdout = &out
-		s := time.Now()
-		err := cmd.Run()
-		d := ms(time.Since(s))
+		c := Command{Name: "cairn hook " + event, Args: []string{o.Binary, "hook", event}, Dir: dir, Stdin: in, Env: env}
+		s, out, err := c.Start(ctx, nil)
+		if err != nil {
+			return 0, 0, err
+		}
+		peak = max(peak, s.RSS)
 		var res struct {
 			HookSpecificOutput struct {
 				AdditionalContext string `json:"additionalContext"`
 			} `json:"hookSpecificOutput"`
 		}
-		if out.Len() > 0 {
-			if err := json.Unmarshal(out.Bytes(), &res); err != nil {
-				return d, 0, fmt.Errorf("hook %s printed something that is not hook JSON: %v", event, err)
+		if len(out) > 0 {
+			if err := json.Unmarshal(out, &res); err != nil {
+				return s.WallMs, 0, fmt.Errorf("hook %s printed something that is not hook JSON: %v", event, err)
 			}
 		}
-		return d, len(res.HookSpecificOutput.AdditionalContext), err
+		// The other tool answers the same event right after, with the
+		// same payload, so both see the same load.
+		if other, ok := o.Compare[event]; ok {
+			other.Dir, other.Stdin = dir, in
+			prompt, _ := payload["prompt"].(string)
+			session, _ := payload["session_id"].(string)
+			so, _, err := other.Start(ctx, map[string]string{"run": fmt.Sprint(round), "dir": dir, "prompt": prompt, "session": session})
+			if err != nil {
+				return 0, 0, err
+			}
+			others[event] = append(others[event], so.WallMs)
+		}
+		return s.WallMs, len(res.HookSpecificOutput.AdditionalContext), nil
 	}
 	rep := &HookReport{Size: o.Size}
 	queries := DefaultQueries(o.Seed, o.Runs)
@@ -110,12 +135,12 @@ func HookFigures(ctx context.Context, o HookOptions) (*HookReport, error) {
 	logf("timing %d sessions: session-start, a prompt, a tool result", o.Runs)
 	for i := 0; i < o.Runs; i++ {
 		session := fmt.Sprintf("bench-%04d", i)
-		d, n, err := run("session-start", map[string]any{"session_id": session, "source": "startup"})
+		d, n, err := run("session-start", i, map[string]any{"session_id": session, "source": "startup"})
 		if err != nil {
 			return nil, err
 		}
 		start, lens = append(start, d), append(lens, float64(n))
-		d, n, err = run("user-prompt", map[string]any{"session_id": session, "prompt": "How do we handle " + queries[i%len(queries)] + " here?"})
+		d, n, err = run("user-prompt", i, map[string]any{"session_id": session, "prompt": "How do we handle " + queries[i%len(queries)] + " here?"})
 		if err != nil {
 			return nil, err
 		}
@@ -123,7 +148,7 @@ func HookFigures(ctx context.Context, o HookOptions) (*HookReport, error) {
 		if n > 0 {
 			injected++
 		}
-		d, _, err = run("post-tool", map[string]any{"session_id": session, "tool_name": "Bash", "tool_use_id": "t1",
+		d, _, err = run("post-tool", i, map[string]any{"session_id": session, "tool_name": "Bash", "tool_use_id": "t1",
 			"tool_input": map[string]any{"command": "go test ./..."}, "tool_response": map[string]any{"stdout": "ok", "exit_code": 0}})
 		if err != nil {
 			return nil, err
@@ -137,6 +162,14 @@ func HookFigures(ctx context.Context, o HookOptions) (*HookReport, error) {
 		return nil, fmt.Errorf("a hook failed: %s", line)
 	}
 	rep.SessionStartMs, rep.UserPromptMs, rep.PostToolMs = Summarize(start), Summarize(prompt), Summarize(post)
+	rep.PeakRSSMB = float64(peak) / (1 << 20)
+	for _, ev := range []string{"session-start", "user-prompt", "post-tool"} {
+		if ts, ok := others[ev]; ok {
+			mine := map[string]Stats{"session-start": rep.SessionStartMs, "user-prompt": rep.UserPromptMs, "post-tool": rep.PostToolMs}[ev]
+			st := Summarize(ts)
+			rep.Compare = append(rep.Compare, Compared{What: ev, Command: o.Compare[ev].Name, Ms: st, Ratio: ratio(st.Median, mine.Median)})
+		}
+	}
 	rep.StartContextLen = int(Summarize(lens).Median)
 	rep.PromptsInjected = float64(injected) / float64(o.Runs)
 	return rep, nil

@@ -3,15 +3,12 @@
 package perf
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"math/rand"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/cairnmem/cairn/index"
@@ -30,6 +27,9 @@ type IndexOptions struct {
 	Dir     string // where to build the vault; "" means a temp dir removed afterwards
 	Log     func(string)
 	Queries []string // default: generated from the synthetic vocabulary
+	// Compare times another tool's search right after each of cairn's
+	// search processes, "{query}" in its arguments filled in.
+	Compare *Command
 }
 
 // IndexReport holds the figures for one vault size.
@@ -44,6 +44,9 @@ type IndexReport struct {
 	SearchPeakRSSMB float64 `json:"search_peak_rss_mb,omitempty"`
 	CacheBytes      int64   `json:"cache_bytes"`
 	BytesPerMemory  float64 `json:"cache_bytes_per_memory"`
+	// Disk is what the vault takes, its git directory and cache included.
+	Disk    Disk      `json:"disk"`
+	Compare *Compared `json:"compare,omitempty"`
 }
 
 // Stats summarizes repeated timings.
@@ -52,6 +55,7 @@ type Stats struct {
 	Median float64 `json:"median"`
 	P95    float64 `json:"p95"`
 	Min    float64 `json:"min"`
+	Max    float64 `json:"max"`
 }
 
 // Summarize computes the median, 95th percentile and minimum.
@@ -66,7 +70,7 @@ func Summarize(xs []float64) Stats {
 	if len(s)%2 == 0 {
 		med = (s[len(s)/2-1] + s[len(s)/2]) / 2
 	}
-	return Stats{N: len(s), Median: med, P95: p95, Min: s[0]}
+	return Stats{N: len(s), Median: med, P95: p95, Min: s[0], Max: s[len(s)-1]}
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -183,23 +187,36 @@ func IndexFigures(ctx context.Context, o IndexOptions) (*IndexReport, error) {
 	if o.Binary != "" {
 		logf("timing %d search processes", o.Runs)
 		t = t[:0]
+		var other []float64
 		var peak int64
+		env := []string{"CAIRN_USER_VAULT=" + filepath.Join(dir, "no-user-vault")}
 		for i := 0; i < o.Runs; i++ {
-			cmd := exec.CommandContext(ctx, o.Binary, "search", "--scope", "project", "--json", "--", queries[i%len(queries)])
-			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "CAIRN_USER_VAULT="+filepath.Join(dir, "no-user-vault"))
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			s := time.Now()
-			if err := cmd.Run(); err != nil {
-				return nil, fmt.Errorf("cairn search: %v: %s", err, strings.TrimSpace(stderr.String()))
+			q := queries[i%len(queries)]
+			c := Command{Name: "cairn search", Args: []string{o.Binary, "search", "--scope", "project", "--json", "--", q}, Dir: dir, Env: env}
+			s, _, err := c.Start(ctx, nil)
+			if err != nil {
+				return nil, err
 			}
-			t = append(t, ms(time.Since(s)))
-			peak = max(peak, peakRSS(cmd.ProcessState))
+			t = append(t, s.WallMs)
+			peak = max(peak, s.RSS)
+			if o.Compare != nil {
+				cmp := *o.Compare
+				cmp.Dir = dir
+				so, _, err := cmp.Start(ctx, map[string]string{"run": fmt.Sprint(i), "query": q, "dir": dir})
+				if err != nil {
+					return nil, err
+				}
+				other = append(other, so.WallMs)
+			}
 		}
 		rep.SearchProcessMs = Summarize(t)
 		rep.SearchPeakRSSMB = float64(peak) / (1 << 20)
+		if o.Compare != nil {
+			st := Summarize(other)
+			rep.Compare = &Compared{What: "search", Command: o.Compare.Name, Ms: st, Ratio: ratio(st.Median, rep.SearchProcessMs.Median)}
+		}
 	}
+	rep.Disk = diskUsage(v.Root)
 	rep.CacheBytes = ix.Bytes()
 	rep.BytesPerMemory = float64(rep.CacheBytes) / float64(o.Size)
 	return rep, nil
