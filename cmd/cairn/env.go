@@ -35,6 +35,7 @@ type Env struct {
 	project, user       *vault.Vault
 	projectErr, userErr error
 	opened              map[schema.Scope]bool
+	warned              map[string]bool
 }
 
 func newEnv(g *Globals, stdin io.Reader, stdout, stderr io.Writer) *Env {
@@ -184,7 +185,16 @@ func (e *Env) Printf(format string, args ...any) {
 	fmt.Fprintf(e.Stdout, format, args...)
 }
 
-// Warnf writes a note to stderr.
+// Warnf writes a note to stderr, once: the index warns as it works and
+// results carry the same warnings, and a person needs to read it once.
 func (e *Env) Warnf(format string, args ...any) {
-	fmt.Fprintf(e.Stderr, "cairn: "+format+"\n", args...)
+	msg := fmt.Sprintf(format, args...)
+	if e.warned[msg] {
+		return
+	}
+	if e.warned == nil {
+		e.warned = map[string]bool{}
+	}
+	e.warned[msg] = true
+	fmt.Fprintf(e.Stderr, "cairn: %s\n", msg)
 }
