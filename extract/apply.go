@@ -128,6 +128,7 @@ func verbOf(actions []Action) string {
 }
 
 func redactCandidate(c Candidate, red *Redactor) Candidate {
+	c.Title, c.Summary, c.Body = StripPrivate(c.Title), StripPrivate(c.Summary), StripPrivate(c.Body)
 	if red == nil {
 		return c
 	}

@@ -117,6 +117,7 @@ func CaptureSession(ctx context.Context, s *transcript.Session, o Options) (*Res
 		threshold = minConfidence
 	}
 	known := instructionSet(append(append([]string{}, s.Instructed...), o.Instructions...))
+	s = withoutPrivate(s)
 	res := &Result{}
 	for _, c := range Run(s) {
 		switch {
