@@ -45,7 +45,6 @@ type rule struct {
 	anch *regexp.Regexp
 }
 
-
 // Redactor removes secrets from text before it reaches the journal or a
 // commit.
 type Redactor struct {

@@ -31,16 +31,16 @@ type header struct {
 	Seq      uint64       `json:"seq"`    // incremented by every write
 	Commit   string       `json:"commit"` // vault HEAD when last synced
 	Embedder EmbedderInfo `json:"embedder"`
-	// Fallback is the embedder that was configured but down when this
-	// full-text-only cache was built: the cache serves it until the
-	// embedder answers again, instead of being rebuilt by every process.
-	Fallback *EmbedderInfo `json:"fallback,omitempty"`
 	Docs     int          `json:"docs"` // documents in bleve
 	Rows     int          `json:"rows"` // rows in vectors.f32, live or free
 	Files    int          `json:"files"`
 	Dirs     int          `json:"dirs"`
 	// Stores are the store files as this manifest's writer left them.
 	Stores []storeStat `json:"stores,omitempty"`
+	// Fallback is the embedder that was configured but down when this
+	// full-text-only cache was built: the cache serves it until the
+	// embedder answers again, instead of being rebuilt by every process.
+	Fallback *EmbedderInfo `json:"fallback,omitempty"`
 }
 
 // fileFlags mark manifest entries that are not plain indexed memories.
