@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"github.com/cairnmem/cairn/app"
 	"os"
 	"path/filepath"
 	"strings"
@@ -99,7 +100,7 @@ func (c *BackfillCmd) sessions(p *vault.Vault) ([]transcript.Found, error) {
 		return nil, err
 	}
 	if c.Since != "" {
-		since, err := parseWhen(c.Since, time.Now())
+		since, err := app.ParseWhen(c.Since, time.Now())
 		if err != nil {
 			return nil, fmt.Errorf("%w: --since: %v", errUsage, err)
 		}
