@@ -343,8 +343,10 @@ func (a *App) Retriever(scope schema.Scope) (*retrieve.Retriever, error) {
 	return r, nil
 }
 
-// codeCommit is the project's HEAD, for commit trailers: the code a
+// CodeCommit is the project's HEAD, for commit trailers: the code a
 // memory was written against.
+func (a *App) CodeCommit() string { return a.codeCommit() }
+
 func (a *App) codeCommit() string {
 	a.st.mu.Lock()
 	done := a.st.coded

@@ -14,8 +14,8 @@ import (
 // CaptureOptions wires a capture the one way every surface does: the
 // vaults that exist, each with its guard; similar memories found through
 // their indexes; the project's redactor, enricher and instruction files;
-// the user vault created on first need. meta says who captures; its code
-// commit defaults to the project's HEAD.
+// the user vault created on first need. meta says who captures (CodeCommit
+// gives the project's HEAD for what is captured now).
 func (a *App) CaptureOptions(meta extract.Meta) (extract.Options, error) {
 	vaults, err := a.byScope()
 	if err != nil {
@@ -35,12 +35,11 @@ func (a *App) CaptureOptions(meta extract.Meta) (extract.Options, error) {
 	}
 	r := retrieve.New(ixs)
 	r.Now = a.now
-	if meta.CodeCommit == "" {
-		meta.CodeCommit = a.codeCommit()
-	}
 	meta.Session = extract.SanitizeLine(meta.Session)
-	o := extract.Options{Vaults: vaults, Lookup: extract.IndexLookup{R: r}, Now: a.now(), Log: a.o.Log, Meta: meta,
-		OpenVault: a.openForCapture}
+	o := extract.Options{Vaults: vaults, Lookup: extract.IndexLookup{R: r}, Log: a.o.Log, Meta: meta, OpenVault: a.openForCapture}
+	if a.o.Now != nil {
+		o.Now = a.o.Now() // else each capture takes the time it runs at
+	}
 	p := vaults[schema.ScopeProject]
 	o.Redactor = a.redactor(schema.ScopeProject)
 	// A bad enrichment setting costs the enrichment, never the capture:

@@ -60,11 +60,12 @@ func (a *App) Remember(ctx context.Context, in RememberInput) (*RememberOutput, 
 			return nil, err
 		}
 	}
-	o, err := a.CaptureOptions(extract.Meta{Agent: a.o.Source, Session: a.session(in.Session), Source: a.o.Source})
+	o, err := a.CaptureOptions(extract.Meta{Agent: a.o.Source, Session: a.session(in.Session), Source: a.o.Source, CodeCommit: a.codeCommit()})
 	if err != nil {
 		return nil, err
 	}
 	o.Instructions = nil // a person asking to remember is never noise
+	o.Now = a.now()
 	out := &RememberOutput{Redacted: a.findings(c)}
 	res, err := extract.CaptureCandidates(ctx, []extract.Candidate{c}, o)
 	if err != nil {

@@ -15,10 +15,27 @@ var privateSpanRe = regexp.MustCompile(`(?is)<private>.*?(?:</private>|$)`)
 // (an unclosed one runs to the end). It runs before anything is cut into a
 // title or summarised: a span cut in half no longer matches as a span.
 func StripPrivate(text string) string {
-	if !strings.Contains(strings.ToLower(text), "<private>") {
+	if !hasPrivateTag(text) {
 		return text
 	}
 	return privateSpanRe.ReplaceAllString(text, "")
+}
+
+// hasPrivateTag finds an opening tag in any case without copying the
+// text: capture calls StripPrivate on every turn of a session.
+func hasPrivateTag(s string) bool {
+	const tag = "<private>"
+	for i := strings.IndexByte(s, '<'); i >= 0 && len(s)-i >= len(tag); {
+		if strings.EqualFold(s[i:i+len(tag)], tag) {
+			return true
+		}
+		j := strings.IndexByte(s[i+1:], '<')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+	}
+	return false
 }
 
 // withoutPrivate is s with every private span removed from what was said

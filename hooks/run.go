@@ -243,7 +243,7 @@ func (h *handler) signals(ctx context.Context) error {
 
 func (h *handler) captureOptions() (extract.Options, error) {
 	return h.app.CaptureOptions(extract.Meta{Agent: h.o.Agent, Session: h.p.SessionID, Transcript: h.p.TranscriptPath,
-		Source: h.o.Agent + ":" + h.event})
+		CodeCommit: h.app.CodeCommit(), Source: h.o.Agent + ":" + h.event})
 }
 
 // capture extracts what the session produced so far and commits it. The
