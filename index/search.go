@@ -24,17 +24,6 @@ const (
 	ModeHybrid Mode = "hybrid" // both, fused by retrieve
 )
 
-// ParseMode accepts text, vector or hybrid.
-func ParseMode(s string) (Mode, error) {
-	switch m := Mode(strings.ToLower(s)); m {
-	case ModeText, ModeVector, ModeHybrid:
-		return m, nil
-	case "":
-		return ModeHybrid, nil
-	}
-	return "", fmt.Errorf("unknown search mode %q (text, vector, hybrid)", s)
-}
-
 // Query is a search.
 type Query struct {
 	Text     string

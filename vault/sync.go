@@ -291,30 +291,6 @@ func flatten(t *object.Tree) (map[string]plumbing.Hash, error) {
 	return out, err
 }
 
-func treeDiff(from, to *object.Tree) ([]treeChange, error) {
-	a, err := flatten(from)
-	if err != nil {
-		return nil, err
-	}
-	b, err := flatten(to)
-	if err != nil {
-		return nil, err
-	}
-	var out []treeChange
-	for p, h := range b {
-		if a[p] != h {
-			out = append(out, treeChange{rel: p, hash: h})
-		}
-	}
-	for p := range a {
-		if _, ok := b[p]; !ok {
-			out = append(out, treeChange{rel: p})
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })
-	return out, nil
-}
-
 // mergeTrees computes the changes that turn ours into the merge of ours
 // and theirs. A file deleted on one side and changed on the other is kept:
 // forgetting loses to new knowledge, and the removal stays in history.
