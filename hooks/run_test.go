@@ -235,4 +235,3 @@ func readLogs(t *testing.T, dir string) string {
 	}
 	return b.String()
 }
-
