@@ -129,6 +129,7 @@ func verbOf(actions []Action) string {
 }
 
 func redactCandidate(c Candidate, red *Redactor) Candidate {
+	c.Title, c.Summary, c.Body = StripPrivate(c.Title), StripPrivate(c.Summary), StripPrivate(c.Body)
 	if red == nil {
 		return c
 	}
@@ -174,6 +175,7 @@ func (c Candidate) memory(meta Meta, now time.Time) *schema.Memory {
 		m.Created = schema.Timestamp(c.Created)
 	}
 	m.Summary, m.Body, m.Tags, m.Gate = c.Summary, c.Body, c.Tags, c.Gate
+	m.Pinned, m.Triggers, m.Links = c.Pinned, c.Triggers, c.Links
 	if c.Status != "" {
 		m.Status = c.Status
 	}
@@ -341,4 +343,19 @@ func findSessionFile(r memoryReader, root string, target schema.URI, session str
 		}
 	}
 	return target, false
+}
+
+// MemoryOf is the memory a candidate becomes when it is written as a new
+// file, private spans removed and secrets redacted: what a person gets
+// asking for a plain new file past the policy.
+func MemoryOf(c Candidate, meta Meta, now time.Time, red *Redactor) *schema.Memory {
+	m := redactCandidate(c, red).memory(meta, now)
+	if red != nil {
+		// Again on the memory as it will be written, as Apply does: one
+		// redaction can leave text another rule then recognizes.
+		m.Title, _ = red.Redact(m.Title)
+		m.Summary, _ = red.Redact(m.Summary)
+		m.Body, _ = red.Redact(m.Body)
+	}
+	return m
 }

@@ -35,6 +35,11 @@ type Candidate struct {
 	// Created overrides the memory's created date (a session summary
 	// starts when the session did); zero means Time.
 	Created time.Time `json:"-"`
+	// Pinned, Triggers and Links are what a person gives a memory they
+	// remember by hand; capture never sets them.
+	Pinned   bool     `json:"pinned,omitempty"`
+	Triggers []string `json:"triggers,omitempty"`
+	Links    []string `json:"links,omitempty"`
 }
 
 // Text is what similarity is judged on.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -56,6 +57,10 @@ type Options struct {
 	// Instructions are the texts of the instruction files the agent reads
 	// every session (CLAUDE.md, AGENTS.md): a memory repeating them is noise.
 	Instructions []string
+	// OpenVault opens (or creates) a vault the plan writes to that Vaults
+	// lacks: the user vault is made on first need, so a preference is
+	// never lost to the project. Nil sends such writes to the project.
+	OpenVault func(schema.Scope) (*vault.Vault, error)
 }
 
 // Dropped is a candidate capture did not write, and why.
@@ -117,6 +122,7 @@ func CaptureSession(ctx context.Context, s *transcript.Session, o Options) (*Res
 		threshold = minConfidence
 	}
 	known := instructionSet(append(append([]string{}, s.Instructed...), o.Instructions...))
+	s = withoutPrivate(s)
 	res := &Result{}
 	for _, c := range Run(s) {
 		switch {
@@ -175,13 +181,37 @@ func (res *Result) plan(ctx context.Context, o Options) error {
 		}
 		return nil
 	}
-	res.Applied, err = Apply(ctx, o.Vaults, plan, o.Meta, o.Redactor, o.Now)
+	res.Applied, err = Apply(ctx, o.vaultsFor(plan), plan, o.Meta, o.Redactor, o.Now)
 	if res.Applied != nil {
 		for _, n := range res.Applied.Notes {
 			logf(o.Log, "%s", n)
 		}
 	}
 	return err
+}
+
+// vaultsFor is Vaults with the vaults the plan writes to and Vaults
+// lacks, from OpenVault.
+func (o Options) vaultsFor(plan []Action) map[schema.Scope]*vault.Vault {
+	if o.OpenVault == nil {
+		return o.Vaults
+	}
+	out := maps.Clone(o.Vaults)
+	if out == nil {
+		out = map[schema.Scope]*vault.Vault{}
+	}
+	for _, a := range plan {
+		sc := a.Candidate.Scope
+		if a.Op == OpSkip || out[sc] != nil {
+			continue
+		}
+		if v, err := o.OpenVault(sc); err == nil {
+			out[sc] = v
+		} else {
+			logf(o.Log, "no %s vault: %v", sc, err)
+		}
+	}
+	return out
 }
 
 func logf(w io.Writer, format string, args ...any) {

@@ -47,8 +47,6 @@ type rule struct {
 	anch *regexp.Regexp
 }
 
-var privateRe = lazyre.New(`(?s)<private>.*?</private>`)
-
 // Redactor removes secrets from text before it reaches the journal or a
 // commit.
 type Redactor struct {
@@ -75,7 +73,7 @@ func (r *Redactor) Scan(text string) []Finding {
 	add := func(name string, start, end int) {
 		out = append(out, Finding{Rule: name, Start: start, End: end})
 	}
-	for _, m := range privateRe.FindAllStringIndex(text, -1) {
+	for _, m := range privateSpanRe.FindAllStringIndex(text, -1) {
 		add("private", m[0], m[1])
 	}
 	lower := asciiLower(text)

@@ -26,7 +26,7 @@ var (
 // cause", "we decided". Only what the person typed counts: text an IDE or
 // a template put in the prompt is taken out first.
 func Signals(prompt string, ref string, at time.Time) []Candidate {
-	said, form := transcript.CleanPrompt(prompt)
+	said, form := transcript.CleanPrompt(StripPrivate(prompt))
 	if said == "" || form == transcript.Pasted {
 		return nil
 	}

@@ -39,10 +39,8 @@ func TestFinalizerHasADeadline(t *testing.T) {
 		"last_assistant_message": "We decided to keep the cache in sqlite because it embeds in the binary."})), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	PayloadFile = p
-	defer func() { PayloadFile = "" }()
 	start := time.Now()
-	Run(context.Background(), "finalize", strings.NewReader(""), &bytes.Buffer{}, Options{Now: func() time.Time { return now }, LockTimeout: 30 * time.Second})
+	Run(context.Background(), "finalize", strings.NewReader(""), &bytes.Buffer{}, Options{Now: func() time.Time { return now }, LockTimeout: 30 * time.Second, Payload: p})
 	if took := time.Since(start); took > 5*time.Second {
 		t.Fatalf("the finalizer ran %s past its %s deadline", took, finalizeDeadline)
 	}

@@ -20,9 +20,7 @@ func TestFinalizePrebuildsTheNextSessionsPack(t *testing.T) {
 	if err := os.WriteFile(p, []byte(payload(t, map[string]any{"session_id": "s-end", "cwd": dir})), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	PayloadFile = p
-	defer func() { PayloadFile = "" }()
-	Run(context.Background(), "finalize", strings.NewReader(""), &bytes.Buffer{}, Options{Now: func() time.Time { return now }})
+	Run(context.Background(), "finalize", strings.NewReader(""), &bytes.Buffer{}, Options{Now: func() time.Time { return now }, Payload: p})
 	prebuilt := filepath.Join(v.Root, index.CacheDir, "derived", "session-start-pack.json")
 	if _, err := os.Stat(prebuilt); err != nil {
 		log, _ := os.ReadFile(filepath.Join(v.Root, index.CacheDir, "hooks.log"))

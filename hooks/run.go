@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairnmem/cairn/app"
 	"github.com/cairnmem/cairn/extract"
 	"github.com/cairnmem/cairn/index"
 	"github.com/cairnmem/cairn/retrieve"
@@ -30,6 +31,9 @@ type Options struct {
 	// LockTimeout bounds waits for the vault and cache locks: a hook must
 	// never hold up the agent for long.
 	LockTimeout time.Duration
+	// Payload is the payload file of the detached finalizer
+	// (`cairn hook finalize --payload`).
+	Payload string
 }
 
 // defaultLockTimeout is the hooks' latency budget for locks.
@@ -46,6 +50,7 @@ type handler struct {
 	out     io.Writer
 	red     *extract.Redactor
 	ixs     []*index.Index
+	app     *app.App
 }
 
 // Run handles one hook event. It always returns 0: failures are logged,
@@ -115,25 +120,17 @@ func (h *handler) open() error {
 	if err != nil {
 		return err
 	}
-	if h.project, err = vault.Open(root, schema.ScopeProject); err != nil {
+	h.log = filepath.Join(root, index.CacheDir, "hooks.log")
+	h.app = app.New(app.Options{Vault: root, UserVault: h.o.UserVault, Source: h.o.Agent, LockTimeout: h.o.LockTimeout, Now: h.o.Now,
+		Warn: func(msg string) { logf(h.log, "%s", msg) }})
+	if h.project, err = h.app.Project(); err != nil {
 		return err
 	}
-	h.project.LockTimeout = h.o.LockTimeout
-	h.log = filepath.Join(root, index.CacheDir, "hooks.log")
-	dir := h.o.UserVault
-	if dir == "" {
-		dir, _ = vault.UserDir()
-	}
-	if dir != "" {
-		if u, err := vault.Open(dir, schema.ScopeUser); err == nil {
-			u.LockTimeout = h.o.LockTimeout
-			if _, err := extract.GuardVault(u); err == nil {
-				h.user = u
-			}
-		}
-	}
-	h.red, err = extract.GuardVault(h.project)
-	return err
+	// A user vault that cannot be opened costs its memories, never the
+	// project's: hooks fail open.
+	h.user, _ = h.app.User()
+	h.red = h.app.Redactor(schema.ScopeProject)
+	return nil
 }
 
 func (h *handler) handle(ctx context.Context) error {
@@ -183,8 +180,7 @@ func (h *handler) indexes() []*index.Index {
 		if v == nil {
 			continue
 		}
-		ix, err := index.Open(v, index.Options{LockTimeout: h.o.LockTimeout, Warn: func(msg string) { logf(h.log, "index: %s", msg) }})
-		if err == nil {
+		if ix, err := h.app.Index(v); err == nil {
 			out = append(out, ix)
 		}
 	}
@@ -223,7 +219,11 @@ func (h *handler) signals(ctx context.Context) error {
 	if len(cands) == 0 {
 		return nil
 	}
-	res, err := extract.CaptureCandidates(ctx, cands, h.captureOptions())
+	o, err := h.captureOptions()
+	if err != nil {
+		return err
+	}
+	res, err := extract.CaptureCandidates(ctx, cands, o)
 	if err != nil || res.Applied == nil {
 		return err
 	}
@@ -241,20 +241,9 @@ func (h *handler) signals(ctx context.Context) error {
 	return nil
 }
 
-func (h *handler) captureOptions() extract.Options {
-	vaults := map[schema.Scope]*vault.Vault{schema.ScopeProject: h.project}
-	if h.user != nil {
-		vaults[schema.ScopeUser] = h.user
-	}
-	r := retrieve.New(h.indexes())
-	r.Now = h.o.Now
-	o := extract.Options{Vaults: vaults, Lookup: extract.IndexLookup{R: r}, Redactor: h.red, Now: h.o.Now(),
-		Meta: extract.Meta{Agent: h.o.Agent, Session: h.p.SessionID, Transcript: h.p.TranscriptPath,
-			CodeCommit: vault.ProjectHead(h.project.ProjectDir()), Source: h.o.Agent + ":" + h.event}}
-	if e, err := extract.NewEnricher(h.project.Config.Capture.Enrich); err == nil && e != nil {
-		o.Enricher = e
-	}
-	return o
+func (h *handler) captureOptions() (extract.Options, error) {
+	return h.app.CaptureOptions(extract.Meta{Agent: h.o.Agent, Session: h.p.SessionID, Transcript: h.p.TranscriptPath,
+		CodeCommit: h.app.CodeCommit(), Source: h.o.Agent + ":" + h.event})
 }
 
 // capture extracts what the session produced so far and commits it. The
@@ -265,8 +254,10 @@ func (h *handler) capture(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	o := h.captureOptions()
-	o.Instructions = extract.InstructionFiles(h.project.ProjectDir())
+	o, err := h.captureOptions()
+	if err != nil {
+		return err
+	}
 	res, err := extract.CaptureSession(ctx, s, o)
 	if err != nil {
 		return err
@@ -361,9 +352,6 @@ func (h *handler) detachFinalize() error {
 	return proc.Release()
 }
 
-// PayloadFile is set by `cairn hook finalize --payload`.
-var PayloadFile string
-
 // finalizeDeadline bounds the detached finalizer: nobody waits for it, so
 // nothing else would stop a capture that runs away (it once grew to 16 GB
 // in 73 s). Work that ignores the context is stopped hard a little later;
@@ -377,7 +365,7 @@ var (
 var hardStop = func() { os.Exit(0) }
 
 func (h *handler) finalize(ctx context.Context) error {
-	if PayloadFile == "" {
+	if h.o.Payload == "" {
 		return errors.New("finalize needs --payload")
 	}
 	ctx, cancel := context.WithTimeout(ctx, finalizeDeadline)
@@ -387,8 +375,8 @@ func (h *handler) finalize(ctx context.Context) error {
 		hardStop()
 	})
 	defer stop.Stop()
-	defer os.Remove(PayloadFile)
-	data, err := os.ReadFile(PayloadFile)
+	defer os.Remove(h.o.Payload)
+	data, err := os.ReadFile(h.o.Payload)
 	if err != nil {
 		return err
 	}

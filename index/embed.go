@@ -29,13 +29,6 @@ type noiseFloor interface{ MinCosine() float32 }
 // IDF returns the inverse document frequency of an analyzed term.
 type IDF func(term string) float64
 
-// Semantic reports whether an embedder's vectors carry meaning beyond the
-// words used (a model), as opposed to lexical feature hashing.
-func Semantic(e Embedder) bool {
-	n := e.Info().Name
-	return n != lexicalName && n != noneName
-}
-
 const noneName = "none"
 
 // NewEmbedder builds the embedder a vault's configuration names.

@@ -42,6 +42,9 @@ type Index struct {
 
 	mu     sync.Mutex
 	warned map[string]bool
+	// embedDown is the first warning about the embedder, repeated in
+	// search results so that a surface shows one message, not two.
+	embedDown string
 }
 
 // Open prepares the cache of v. Nothing is read until the first query.
@@ -76,6 +79,9 @@ func (ix *Index) warn(key, msg string) {
 	ix.mu.Lock()
 	seen := ix.warned[key]
 	ix.warned[key] = true
+	if key == "embed" && !seen {
+		ix.embedDown = msg
+	}
 	ix.mu.Unlock()
 	if !seen && ix.opts.Warn != nil {
 		ix.opts.Warn(msg)
@@ -164,6 +170,17 @@ func (ix *Index) embedderInfo() EmbedderInfo {
 	return ix.emb.Info()
 }
 
+// serves reports whether a cache made by stored can serve the embedder
+// configured now: it was made by it, or it is the full-text fallback
+// built while that embedder was down.
+func (ix *Index) serves(m *manifest) bool {
+	now := ix.embedderInfo()
+	if sameEmbedder(m.Embedder, now) {
+		return true
+	}
+	return m.Embedder.Name == noneName && m.Fallback != nil && sameEmbedder(*m.Fallback, now)
+}
+
 // sameEmbedder compares what made stored vectors with what is configured.
 // Remote embedders learn their dimensions from the server, so only the
 // name, model and version must match.
@@ -219,7 +236,7 @@ func (ix *Index) openSnapshot(ctx context.Context) (*snapshot, error) {
 	if err != nil {
 		return fail(fmt.Errorf("%w: %v", errRebuild, err))
 	}
-	if !sameEmbedder(s.m.Embedder, ix.embedderInfo()) {
+	if !ix.serves(s.m) {
 		return fail(fmt.Errorf("%w: embedder changed from %s to %s", errRebuild, describeEmbedder(s.m.Embedder), describeEmbedder(ix.embedderInfo())))
 	}
 	if err := s.m.checkStores(ix.l.genDir(gen)); err != nil {

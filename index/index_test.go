@@ -98,15 +98,6 @@ func seedSmall(f *fixture) {
 	f.remember(schema.KindPreference, "Prefer table-driven tests", "Go tests use tables and t.Run subtests.", "testing")
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 func TestSearchModesAndFilters(t *testing.T) {
 	f := newFixture(t)
 	seedSmall(f)

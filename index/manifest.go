@@ -37,6 +37,10 @@ type header struct {
 	Dirs     int          `json:"dirs"`
 	// Stores are the store files as this manifest's writer left them.
 	Stores []storeStat `json:"stores,omitempty"`
+	// Fallback is the embedder that was configured but down when this
+	// full-text-only cache was built: the cache serves it until the
+	// embedder answers again, instead of being rebuilt by every process.
+	Fallback *EmbedderInfo `json:"fallback,omitempty"`
 }
 
 // fileFlags mark manifest entries that are not plain indexed memories.

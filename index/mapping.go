@@ -135,9 +135,6 @@ type Doc struct {
 	Unreviewed bool `json:"unreviewed,omitempty"`
 }
 
-// docID is the bleve id of a memory: its vault-relative path.
-func docID(u schema.URI) string { return u.Path }
-
 // bleveDoc turns a memory into the fields bleve indexes.
 func bleveDoc(m *schema.Memory) map[string]any {
 	links, wiki := m.AllLinks()

@@ -153,7 +153,8 @@ func (ix *Index) build(ctx context.Context, gen string) error {
 		m.Rows = vw.rows
 		m.Embedder.Dims = vw.dims
 	} else if ix.emb != nil && total > 0 {
-		m.Embedder = EmbedderInfo{Name: noneName}
+		configured := ix.emb.Info()
+		m.Embedder, m.Fallback = EmbedderInfo{Name: noneName}, &configured
 	}
 	if err := bi.Close(); err != nil {
 		return fmt.Errorf("close bleve index: %w", err)

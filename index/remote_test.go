@@ -125,3 +125,48 @@ func TestEmbedderDownFallsBackToText(t *testing.T) {
 		t.Fatalf("memories without vectors = %d, want 1", st.NoVector)
 	}
 }
+
+// An embedder that is down when the cache is first built (a new clone,
+// `index.embedder: ollama` with no server) means one warning and
+// full-text ranking, in this process and the next, and vectors once the
+// server is back.
+func TestEmbedderDownAtBuild(t *testing.T) {
+	srv, _, _ := fakeEmbedServer(t)
+	url := srv.URL
+	srv.Close()
+	cfg := config.Index{Embedder: "ollama", Model: "fake-model", URL: url, Batch: 8, Timeout: config.Duration(5e9)}
+	f := newFixture(t)
+	seedSmall(f)
+	for run := 0; run < 2; run++ { // two processes, one after the other
+		emb, _ := index.NewEmbedder(cfg)
+		f.warns = nil
+		f.ix = f.open(index.Options{Embedder: emb})
+		for i := 0; i < 2; i++ {
+			res, err := search(ctx, []*index.Index{f.ix}, index.Query{Text: "secret token"})
+			if err != nil {
+				t.Fatalf("run %d: search with the embedder down: %v", run, err)
+			}
+			if res.Mode != index.ModeText || len(res.Items) == 0 || res.Items[0].URI.Path != "constraints/never-commit-secrets" {
+				t.Fatalf("run %d: fallback result: mode %s hits %v", run, res.Mode, res.Items)
+			}
+		}
+		n := 0
+		for _, w := range f.warns {
+			if strings.Contains(w, "embedder unavailable") {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Fatalf("run %d: warned %d times about the embedder, want once: %q", run, n, f.warns)
+		}
+	}
+	// The server is back: the next search ranks with vectors again.
+	srv2, _, _ := fakeEmbedServer(t)
+	cfg.URL = srv2.URL
+	emb, _ := index.NewEmbedder(cfg)
+	f.ix = f.open(index.Options{Embedder: emb})
+	res, err := search(ctx, []*index.Index{f.ix}, index.Query{Text: "secret token", Mode: index.ModeVector})
+	if err != nil || res.Mode != index.ModeVector || len(res.Items) == 0 {
+		t.Fatalf("embedder back: %v, %+v", err, res)
+	}
+}

@@ -25,17 +25,6 @@ const (
 	ModeHybrid Mode = "hybrid" // both, fused by retrieve
 )
 
-// ParseMode accepts text, vector or hybrid.
-func ParseMode(s string) (Mode, error) {
-	switch m := Mode(strings.ToLower(s)); m {
-	case ModeText, ModeVector, ModeHybrid:
-		return m, nil
-	case "":
-		return ModeHybrid, nil
-	}
-	return "", fmt.Errorf("unknown search mode %q (text, vector, hybrid)", s)
-}
-
 // Query is a search.
 type Query struct {
 	Text     string
@@ -208,7 +197,13 @@ func (ix *Index) candidates(ctx context.Context, s *snapshot, q Query) (*Candida
 		if vec, err = s.vectors(); err != nil {
 			return nil, err
 		}
-		if vec == nil {
+		if vec == nil && s.m.Fallback != nil {
+			if err := ix.embedderBack(ctx, q); err != nil {
+				return nil, err
+			}
+			c.Warnings = append(c.Warnings, ix.fallbackWarning(s.m))
+			wantVector, wantText = false, true
+		} else if vec == nil {
 			c.Warnings = append(c.Warnings, "vector search is off for "+ix.v.Root+" (no embedder); using full text")
 			wantVector, wantText = false, true
 		}
@@ -240,9 +235,10 @@ func (ix *Index) candidates(ctx context.Context, s *snapshot, q Query) (*Candida
 	}
 	switch {
 	case errors.Is(vecErr, ErrEmbedderUnavailable):
-		msg := fmt.Sprintf("%v; searching full text only", vecErr)
-		ix.warn("embed", msg)
-		c.Warnings = append(c.Warnings, msg)
+		ix.warn("embed", fmt.Sprintf("%v; searching full text only", vecErr))
+		ix.mu.Lock()
+		c.Warnings = append(c.Warnings, ix.embedDown)
+		ix.mu.Unlock()
 		if !wantText {
 			if c.Text, textErr = ix.textSearch(ctx, s, q, filters); textErr != nil {
 				return nil, textErr
@@ -580,3 +576,22 @@ func (ix *Index) vectorSearch(ctx context.Context, s *snapshot, q Query, filters
 // manifest's write sequence. Any change to the vault's files the cache
 // has seen (a commit, a hand edit) gives another version.
 func (v *View) Version() string { return v.s.gen + "." + strconv.FormatUint(v.s.m.Seq, 10) }
+
+// embedderBack asks the embedder of a full-text fallback cache for the
+// query's vector: errRebuild when it answers (the cache is rebuilt with
+// vectors), nil while it stays down.
+func (ix *Index) embedderBack(ctx context.Context, q Query) error {
+	if _, err := ix.emb.EmbedQuery(ctx, q.Text, nil); err != nil {
+		return nil
+	}
+	return fmt.Errorf("%w: the embedder %s answers again", errRebuild, describeEmbedder(ix.emb.Info()))
+}
+
+// fallbackWarning says, once per Index, that vectors are off because the
+// embedder was down when the cache was built.
+func (ix *Index) fallbackWarning(m *manifest) string {
+	ix.warn("embed", fmt.Sprintf("%v: %s was unavailable when the cache of %s was built; searching full text only", ErrEmbedderUnavailable, describeEmbedder(*m.Fallback), ix.v.Root))
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.embedDown
+}

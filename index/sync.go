@@ -111,7 +111,7 @@ func (ix *Index) update(ctx context.Context, hint *delta) (uint64, error) {
 		}
 		d = nil
 	}
-	if !sameEmbedder(m.Embedder, ix.embedderInfo()) {
+	if !ix.serves(m) {
 		return 0, fmt.Errorf("%w: embedder changed", errRebuild)
 	}
 	if err := m.checkStores(ix.l.genDir(gen)); err != nil {
@@ -199,7 +199,7 @@ func (ix *Index) load(p string) parsed {
 func (ix *Index) apply(ctx context.Context, gen string, bi bleve.Index, m *manifest, files *edit, d *delta) error {
 	b := bi.NewBatch()
 	var vw *vectorWriter
-	if ix.emb != nil {
+	if ix.emb != nil && m.Fallback == nil {
 		var err error
 		if vw, err = openVectorWriter(ix.genPath(gen, "vectors.f32"), m.Embedder.Dims); err != nil {
 			return fmt.Errorf("%w: %v", errRebuild, err)

@@ -79,7 +79,6 @@ type PackItem struct {
 	Score   float64   `json:"score"`
 	Reason  string    `json:"reason"`
 	Parts   []Part    `json:"parts,omitempty"`
-	Note    string    `json:"note,omitempty"`
 	Flags   []string  `json:"flags,omitempty"`
 }
 

@@ -71,18 +71,3 @@ func (e *ValidationError) orNil() error {
 	sort.SliceStable(e.Problems, func(i, j int) bool { return e.Problems[i].Line < e.Problems[j].Line })
 	return e
 }
-
-// WithFile returns a copy of err with the file name set on every problem,
-// for errors produced before the caller knew the path.
-func WithFile(err error, file string) error {
-	var ve *ValidationError
-	if !errors.As(err, &ve) {
-		return err
-	}
-	out := &ValidationError{Problems: make([]FieldError, len(ve.Problems))}
-	for i, p := range ve.Problems {
-		p.File = file
-		out.Problems[i] = p
-	}
-	return out
-}

@@ -91,9 +91,6 @@ var fieldIndex = func() map[string]int {
 	return idx
 }()
 
-// KnownField reports whether key is a frontmatter field cairn understands.
-func KnownField(key string) bool { _, ok := fieldIndex[key]; return ok }
-
 func str(s string) any {
 	if s == "" {
 		return nil

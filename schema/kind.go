@@ -116,16 +116,6 @@ func KindNames() []string {
 	return names
 }
 
-// KindForDir returns the kind whose default directory is dir.
-func KindForDir(dir string) (Kind, bool) {
-	for k, info := range kinds {
-		if info.Dir == dir {
-			return k, true
-		}
-	}
-	return "", false
-}
-
 // Status is the lifecycle state of a memory.
 type Status string
 

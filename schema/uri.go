@@ -85,15 +85,6 @@ func ParseURI(s string, def Scope) (URI, error) {
 	return URI{Scope: scope, Path: s}, nil
 }
 
-// MustURI parses s and panics on error; for constants and tests.
-func MustURI(s string) URI {
-	u, err := ParseURI(s, ScopeProject)
-	if err != nil {
-		panic(err)
-	}
-	return u
-}
-
 func checkSegment(seg string) error {
 	switch {
 	case seg == "":

@@ -26,7 +26,7 @@ type TreeOutput struct {
 func (s *Service) Tree(ctx context.Context, prefix string) (*TreeOutput, error) {
 	out := &TreeOutput{Cards: []Card{}}
 	for _, sc := range s.scopes() {
-		ix, err := index.Open(s.Vaults[sc], s.IndexOptions)
+		ix, err := s.App.Index(s.vault(sc))
 		if err != nil {
 			return nil, err
 		}
@@ -127,7 +127,7 @@ func (s *Service) Sessions(ctx context.Context, limit int) ([]Session, error) {
 	limit = clamp(limit, 50, 500)
 	by := map[string]*Session{}
 	for _, sc := range s.scopes() {
-		v := s.Vaults[sc]
+		v := s.vault(sc)
 		commits, err := v.Log(vault.LogOptions{Limit: 5000})
 		if err != nil {
 			return nil, err

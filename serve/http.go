@@ -183,7 +183,7 @@ func (a *api) health(w http.ResponseWriter, r *http.Request) {
 		Vaults  []vaultInfo `json:"vaults"`
 	}{OK: true, Version: a.o.Version}
 	for _, sc := range a.s.scopes() {
-		v := a.s.Vaults[sc]
+		v := a.s.vault(sc)
 		head, _ := v.Head()
 		out.Vaults = append(out.Vaults, vaultInfo{Scope: string(sc), Root: v.Root, Head: head})
 	}

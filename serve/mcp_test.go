@@ -124,3 +124,20 @@ func TestMCPTools(t *testing.T) {
 		t.Fatalf("commits: %+v", commits)
 	}
 }
+
+// Every card of a context pack says why it is in the pack.
+func TestContextCardsSayWhy(t *testing.T) {
+	s := newService(t)
+	out, err := s.Context(context.Background(), ContextInput{Task: "fix the flaky port test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Cards) == 0 {
+		t.Fatal("an empty pack: the test exercised nothing")
+	}
+	for _, c := range out.Cards {
+		if c.Note == "" {
+			t.Errorf("%s: no note says why it is in the pack", c.URI)
+		}
+	}
+}

@@ -48,7 +48,7 @@ func (s *Service) Inbox() ([]ReviewCard, error) {
 func (s *Service) vaultList() []*vault.Vault {
 	var out []*vault.Vault
 	for _, sc := range s.scopes() {
-		out = append(out, s.Vaults[sc])
+		out = append(out, s.vault(sc))
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/cairnmem/cairn/app"
 	"sort"
 	"strings"
 	"time"
@@ -15,49 +16,63 @@ import (
 	"github.com/cairnmem/cairn/vault"
 )
 
-// Errors the surfaces map to protocol errors.
+// Errors the surfaces map to protocol errors: the use cases' own, so an
+// error means the same on every surface.
 var (
-	ErrBadRequest = errors.New("bad request")
-	ErrNotFound   = errors.New("not found")
+	ErrBadRequest = app.ErrBadRequest
+	ErrNotFound   = app.ErrNotFound
 )
 
 // Service is what the MCP tools and HTTP handlers call: one method per
-// operation, each a thin composition of the domain packages.
+// operation, each a call into the App's use cases or a thin composition
+// of the domain packages.
 type Service struct {
-	Vaults map[schema.Scope]*vault.Vault // the project vault, and the user vault when there is one
+	Vaults map[schema.Scope]*vault.Vault // the vaults there were at the start; requests ask the App
 	Agent  string                        // recorded as the source of writes: "mcp", "http"
 	Now    func() time.Time
-	// IndexOptions configures the search caches (warnings, lock waits).
-	IndexOptions index.Options
-	// CodeCommit names the project's HEAD for commit trailers; may be nil.
-	CodeCommit func() string
-
-	reds map[schema.Scope]*extract.Redactor
+	// App opens the vaults and caches and runs the use cases.
+	App *app.App
 }
 
-// NewService guards every vault against secrets and returns the service.
+// NewService serves the given vaults (tests, benchmarks): nothing else is
+// looked for on disk, so no user vault is created on first need.
 func NewService(vaults map[schema.Scope]*vault.Vault, agent string) (*Service, error) {
-	s := &Service{Vaults: map[schema.Scope]*vault.Vault{}, Agent: agent, Now: time.Now, reds: map[schema.Scope]*extract.Redactor{}}
-	for sc, v := range vaults {
-		if v == nil {
-			continue
-		}
-		red, err := extract.GuardVault(v)
-		if err != nil {
-			return nil, err
-		}
-		s.Vaults[sc], s.reds[sc] = v, red
+	preset := map[schema.Scope]*vault.Vault{schema.ScopeProject: vaults[schema.ScopeProject], schema.ScopeUser: vaults[schema.ScopeUser]}
+	var s *Service
+	a := app.New(app.Options{Vaults: preset, Source: agent, Now: func() time.Time { return s.Now() }})
+	s, err := ForApp(a)
+	return s, err
+}
+
+// ForApp serves the use cases of a over the vaults that exist: the
+// project vault and the user vault, either may be missing but not both.
+func ForApp(a *app.App) (*Service, error) {
+	vs, err := a.Vaults("")
+	if err != nil {
+		return nil, err
 	}
-	if s.Vaults[schema.ScopeProject] == nil && s.Vaults[schema.ScopeUser] == nil {
-		return nil, fmt.Errorf("%w: no vault to serve", vault.ErrNotVault)
+	s := &Service{Vaults: map[schema.Scope]*vault.Vault{}, Agent: a.Source(), Now: time.Now, App: a}
+	for _, v := range vs {
+		s.Vaults[v.Scope] = v
 	}
 	return s, nil
+}
+
+// vault is a scope's vault as the App has it now: a user vault created
+// on first need by a remember shows up in the next request; nil when
+// there is none.
+func (s *Service) vault(sc schema.Scope) *vault.Vault {
+	v, err := s.App.VaultFor(sc)
+	if err != nil {
+		return nil
+	}
+	return v
 }
 
 func (s *Service) scopes() []schema.Scope {
 	var out []schema.Scope
 	for _, sc := range []schema.Scope{schema.ScopeProject, schema.ScopeUser} {
-		if s.Vaults[sc] != nil {
+		if s.vault(sc) != nil {
 			out = append(out, sc)
 		}
 	}
@@ -67,7 +82,7 @@ func (s *Service) scopes() []schema.Scope {
 func (s *Service) retriever() (*retrieve.Retriever, error) {
 	var ixs []*index.Index
 	for _, sc := range s.scopes() {
-		ix, err := index.Open(s.Vaults[sc], s.IndexOptions)
+		ix, err := s.App.Index(s.vault(sc))
 		if err != nil {
 			return nil, err
 		}
@@ -89,7 +104,7 @@ func (s *Service) resolve(raw string) (schema.URI, *vault.Vault, error) {
 	if err != nil {
 		return u, nil, fmt.Errorf("%w: %v", ErrBadRequest, err)
 	}
-	v := s.Vaults[u.Scope]
+	v := s.vault(u.Scope)
 	if v == nil {
 		return u, nil, fmt.Errorf("%w: no %s vault", ErrNotFound, u.Scope)
 	}
@@ -97,11 +112,7 @@ func (s *Service) resolve(raw string) (schema.URI, *vault.Vault, error) {
 }
 
 func (s *Service) meta(v *vault.Vault, verb, session string) vault.CommitMeta {
-	m := vault.CommitMeta{Verb: verb, Session: extract.SanitizeLine(session), Source: s.Agent}
-	if s.CodeCommit != nil {
-		m.CodeCommit = s.CodeCommit()
-	}
-	return m
+	return s.App.Meta(verb, session)
 }
 
 // Card is a memory in a list: enough to choose, never the whole body.
@@ -129,7 +140,7 @@ type SearchInput struct {
 	Query   string   `json:"query" jsonschema:"what to look for, in plain words; empty lists the most recent memories"`
 	Kinds   []string `json:"kinds,omitempty" jsonschema:"only these kinds: decision, constraint, preference, pattern, case, thread, session, outcome, event, reminder, profile"`
 	Tags    []string `json:"tags,omitempty" jsonschema:"only memories carrying every one of these tags"`
-	Since   string   `json:"since,omitempty" jsonschema:"only memories updated on or after this date (2026-01-31) or RFC 3339 time"`
+	Since   string   `json:"since,omitempty" jsonschema:"only memories updated on or after this: a date (2026-01-31), an RFC 3339 time, or an age (36h, 7d, 2w, 3mo, 1y)"`
 	Limit   int      `json:"limit,omitempty" jsonschema:"how many results, 1 to 50 (default 10)"`
 	Session string   `json:"session,omitempty" jsonschema:"the agent session asking; what it was already shown ranks lower"`
 }
@@ -145,9 +156,9 @@ func (s *Service) Search(ctx context.Context, in SearchInput) ([]Card, error) {
 		req.Kinds = append(req.Kinds, kind)
 	}
 	if in.Since != "" {
-		t, err := parseDate(in.Since)
+		t, err := app.ParseWhen(in.Since, s.Now())
 		if err != nil {
-			return nil, fmt.Errorf("%w: since: %v", ErrBadRequest, err)
+			return nil, fmt.Errorf("since: %w", err)
 		}
 		req.Since = t
 	}
@@ -174,15 +185,6 @@ func clamp(n, def, max int) int {
 		return max
 	}
 	return n
-}
-
-func parseDate(s string) (time.Time, error) {
-	for _, layout := range []string{time.RFC3339, "2006-01-02"} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t, nil
-		}
-	}
-	return time.Time{}, fmt.Errorf("%q is not a date (2026-01-31) or an RFC 3339 time", s)
 }
 
 // MemoryView is one memory at a tier, with its file and links.
@@ -268,7 +270,7 @@ func (s *Service) Context(ctx context.Context, in ContextInput) (*ContextOutput,
 	out := &ContextOutput{Markdown: p.Markdown, Tokens: p.Tokens, Cards: []Card{}}
 	for _, sec := range p.Sections {
 		for _, it := range sec.Items {
-			out.Cards = append(out.Cards, Card{URI: it.URI, Kind: it.Kind, Title: it.Title, Summary: it.Text, Score: round(it.Score), Updated: it.Updated, Note: it.Note})
+			out.Cards = append(out.Cards, Card{URI: it.URI, Kind: it.Kind, Title: it.Title, Summary: it.Text, Score: round(it.Score), Updated: it.Updated, Note: it.Reason})
 		}
 	}
 	return out, nil
@@ -313,20 +315,11 @@ func (s *Service) History(uri string, limit int) ([]vault.Commit, error) {
 
 // Forget removes a memory in a commit; history keeps it.
 func (s *Service) Forget(ctx context.Context, uri, why, session string) (string, error) {
-	u, v, err := s.resolve(uri)
+	out, err := s.App.Forget(ctx, uri, why, session)
 	if err != nil {
 		return "", err
 	}
-	if strings.TrimSpace(why) == "" {
-		return "", fmt.Errorf("%w: say why the memory should be forgotten", ErrBadRequest)
-	}
-	meta := s.meta(v, "forget", session)
-	meta.Body = "Why: " + strings.TrimSpace(why)
-	res, err := v.Forget(ctx, u, meta)
-	if err != nil {
-		return "", notFound(err)
-	}
-	return res.Commit, nil
+	return out.Commit, nil
 }
 
 // sortCards orders cards by URI, for listings.

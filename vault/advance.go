@@ -203,8 +203,6 @@ type Recovery struct {
 	Temps    []string // temp files of killed writers that were removed
 }
 
-func (r Recovery) any() bool { return r.Finished != "" || r.Void != "" || len(r.Temps) > 0 }
-
 // recoverLocked finishes a recorded move and removes the temp files a
 // killed writer left in the git directory. The caller holds the lock.
 func (v *Vault) recoverLocked() (Recovery, error) {

@@ -2,7 +2,6 @@ package vault
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -171,12 +170,6 @@ func (v *Vault) Forget(ctx context.Context, uri schema.URI, meta CommitMeta) (Co
 		}
 		return tx.Delete(uri)
 	})
-}
-
-// IsInvalid reports whether err says a file failed validation, as opposed
-// to an I/O or git failure.
-func IsInvalid(err error) bool {
-	return errors.Is(err, schema.ErrInvalid) || errors.Is(err, config.ErrInvalid) || errors.Is(err, schema.ErrBadURI)
 }
 
 // ArchiveDir is where archived memories live.

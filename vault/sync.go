@@ -20,7 +20,7 @@ type SyncOptions struct {
 	Remote   Remote
 	PullOnly bool
 	PushOnly bool
-	Auth     transport.AuthMethod
+	Auth     transport.AuthMethod // nil: AuthFor the remote's URL
 	// Attempts bounds fetch-merge-push rounds when another clone pushes
 	// in between; 0 means 5.
 	Attempts int
@@ -56,6 +56,9 @@ type MergeNote struct {
 // merges again.
 func (v *Vault) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error) {
 	rep := &SyncReport{Remote: opts.Remote.Name, URL: opts.Remote.URL, Branch: opts.Remote.Branch}
+	if opts.Auth == nil {
+		opts.Auth = AuthFor(opts.Remote.URL)
+	}
 	repo, err := v.Repo()
 	if err != nil {
 		return rep, err
@@ -77,13 +80,17 @@ func (v *Vault) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error)
 		attempts = 5
 	}
 	remoteRef := plumbing.NewRemoteReferenceName(opts.Remote.Name, opts.Remote.Branch)
+	var theirs plumbing.Hash
+	fetched := false // theirs is fresh from a fetch after a refused push
 	for round := 1; round <= attempts; round++ {
 		rep.Rounds = round
 		if !opts.PushOnly {
-			theirs, err := v.fetch(ctx, repo, opts, remoteRef)
-			if err != nil {
-				return rep, err
+			if !fetched {
+				if theirs, err = v.fetch(ctx, repo, opts, remoteRef); err != nil {
+					return rep, err
+				}
 			}
+			fetched = false
 			if err := v.mergeRemote(ctx, repo, theirs, opts.Remote, rep); err != nil {
 				return rep, err
 			}
@@ -92,18 +99,30 @@ func (v *Vault) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error)
 		if opts.PullOnly {
 			return rep, nil
 		}
-		err := repo.PushContext(ctx, &git.PushOptions{RemoteName: opts.Remote.Name, Auth: opts.Auth,
-			RefSpecs: []gitconfig.RefSpec{gitconfig.RefSpec("refs/heads/main:refs/heads/" + opts.Remote.Branch)}})
+		branch, err := currentBranch(repo)
+		if err != nil {
+			return rep, err
+		}
+		err = repo.PushContext(ctx, &git.PushOptions{RemoteName: opts.Remote.Name, Auth: opts.Auth,
+			RefSpecs: []gitconfig.RefSpec{gitconfig.RefSpec(branch.String() + ":refs/heads/" + opts.Remote.Branch)}})
 		switch {
 		case err == nil:
 			rep.Pushed = true
 			return rep, nil
 		case errors.Is(err, git.NoErrAlreadyUpToDate):
 			return rep, nil
-		case opts.PushOnly || !rejected(err):
+		case opts.PushOnly:
 			return rep, fmt.Errorf("push to %s (%s): %w", opts.Remote.Name, opts.Remote.URL, err)
 		}
-		// Someone pushed since our fetch: fetch, merge and try again.
+		// go-git words a refused push in plain text; what it means is
+		// told by the remote: moved since our fetch means someone pushed
+		// in between (fetch, merge and try again), unmoved means the push
+		// failed for another reason.
+		now, ferr := v.fetch(ctx, repo, opts, remoteRef)
+		if ferr != nil || now == theirs {
+			return rep, fmt.Errorf("push to %s (%s): %w", opts.Remote.Name, opts.Remote.URL, err)
+		}
+		theirs, fetched = now, true
 	}
 	return rep, fmt.Errorf("push to %s kept being overtaken by other pushes after %d rounds; run cairn sync again", opts.Remote.Name, attempts)
 }
@@ -111,10 +130,20 @@ func (v *Vault) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error)
 // ErrInvalidFiles marks uncommitted files that block an operation.
 var ErrInvalidFiles = errors.New("invalid uncommitted files")
 
-func rejected(err error) bool {
-	s := err.Error()
-	return strings.Contains(s, "non-fast-forward") || strings.Contains(s, "fetch first") || strings.Contains(s, "rejected") ||
-		strings.Contains(s, "failed to update ref") || strings.Contains(s, "reference has changed")
+// ErrDetached marks a vault whose HEAD is on no branch: nothing to push.
+var ErrDetached = errors.New("HEAD is detached")
+
+// currentBranch is the branch HEAD is on: the vault's history a sync
+// pushes, whatever its name.
+func currentBranch(repo *git.Repository) (plumbing.ReferenceName, error) {
+	h, err := repo.Storer.Reference(plumbing.HEAD)
+	if err != nil {
+		return "", fmt.Errorf("read HEAD: %w", err)
+	}
+	if h.Type() != plumbing.SymbolicReference || !h.Target().IsBranch() {
+		return "", fmt.Errorf("%w: check out the vault's branch before syncing", ErrDetached)
+	}
+	return h.Target(), nil
 }
 
 // fetch brings the remote branch in; a remote without the branch yet is
@@ -124,7 +153,7 @@ func (v *Vault) fetch(ctx context.Context, repo *git.Repository, opts SyncOption
 		RefSpecs: []gitconfig.RefSpec{gitconfig.RefSpec("+refs/heads/" + opts.Remote.Branch + ":" + remoteRef.String())}})
 	switch {
 	case err == nil, errors.Is(err, git.NoErrAlreadyUpToDate):
-	case errors.Is(err, transport.ErrEmptyRemoteRepository), strings.Contains(err.Error(), "couldn't find remote ref"):
+	case errors.Is(err, transport.ErrEmptyRemoteRepository), errors.Is(err, git.NoMatchingRefSpecError{}):
 		return plumbing.ZeroHash, nil
 	default:
 		return plumbing.ZeroHash, fmt.Errorf("fetch %s (%s): %w", opts.Remote.Name, opts.Remote.URL, err)
@@ -263,30 +292,6 @@ func flatten(t *object.Tree) (map[string]plumbing.Hash, error) {
 		return nil
 	})
 	return out, err
-}
-
-func treeDiff(from, to *object.Tree) ([]treeChange, error) {
-	a, err := flatten(from)
-	if err != nil {
-		return nil, err
-	}
-	b, err := flatten(to)
-	if err != nil {
-		return nil, err
-	}
-	var out []treeChange
-	for p, h := range b {
-		if a[p] != h {
-			out = append(out, treeChange{rel: p, hash: h})
-		}
-	}
-	for p := range a {
-		if _, ok := b[p]; !ok {
-			out = append(out, treeChange{rel: p})
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })
-	return out, nil
 }
 
 // mergeTrees computes the changes that turn ours into the merge of ours

@@ -1,11 +1,9 @@
 package vault
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -157,9 +155,4 @@ func (v *Vault) ProjectDir() string {
 		return ""
 	}
 	return filepath.Dir(v.Root)
-}
-
-// isNotExist is true for file-system and go-git "missing" errors.
-func isNotExist(err error) bool {
-	return errors.Is(err, os.ErrNotExist) || (err != nil && strings.Contains(err.Error(), "not found"))
 }

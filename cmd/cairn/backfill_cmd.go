@@ -9,10 +9,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairnmem/cairn/app"
+
 	"github.com/cairnmem/cairn/extract"
 	"github.com/cairnmem/cairn/index"
-	"github.com/cairnmem/cairn/retrieve"
-	"github.com/cairnmem/cairn/schema"
 	"github.com/cairnmem/cairn/transcript"
 	"github.com/cairnmem/cairn/vault"
 	"github.com/schollz/progressbar/v3"
@@ -56,7 +56,7 @@ func (c *BackfillCmd) Run(g *Globals, env *Env) error {
 		env.Printf("No past Claude Code or Codex sessions found for %s.\n", p.ProjectDir())
 		return nil
 	}
-	o, err := captureOptions(env, p, "backfill")
+	o, err := captureOptions(env, "backfill")
 	if err != nil {
 		return err
 	}
@@ -99,7 +99,7 @@ func (c *BackfillCmd) sessions(p *vault.Vault) ([]transcript.Found, error) {
 		return nil, err
 	}
 	if c.Since != "" {
-		since, err := parseWhen(c.Since, time.Now())
+		since, err := app.ParseWhen(c.Since, time.Now())
 		if err != nil {
 			return nil, fmt.Errorf("%w: --since: %v", errUsage, err)
 		}
@@ -155,29 +155,9 @@ func (c *BackfillCmd) print(env *Env, found []transcript.Found, rep *extract.Bac
 	}
 }
 
-// captureOptions wires a capture the way every surface of the CLI does:
-// the vaults with their guard, similar memories through the index, the
-// project's enrichment settings and instruction files.
-func captureOptions(env *Env, p *vault.Vault, source string) (extract.Options, error) {
-	red, err := extract.NewRedactor(p.Config.Capture.Redact)
-	if err != nil {
-		return extract.Options{}, err
-	}
-	ixs, err := env.Indexes("")
-	if err != nil {
-		return extract.Options{}, err
-	}
-	vaults := map[schema.Scope]*vault.Vault{schema.ScopeProject: p}
-	if u, err := env.User(); err == nil {
-		vaults[schema.ScopeUser] = u
-	}
-	enricher, err := extract.NewEnricher(p.Config.Capture.Enrich)
-	if err != nil {
-		return extract.Options{}, err
-	}
-	return extract.Options{Vaults: vaults, Lookup: extract.IndexLookup{R: retrieve.New(ixs)}, Redactor: red, Enricher: enricher,
-		Log: env.Stderr, Instructions: extract.InstructionFiles(p.ProjectDir()),
-		Meta: extract.Meta{Source: source}}, nil
+// captureOptions wires a capture the way every surface does (app).
+func captureOptions(env *Env, source string) (extract.Options, error) {
+	return env.App().CaptureOptions(extract.Meta{Source: source})
 }
 
 // offerBackfill tells a person who just set cairn up that their agents

@@ -2,14 +2,12 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
+	"github.com/cairnmem/cairn/app"
 	"github.com/cairnmem/cairn/extract"
 	"github.com/cairnmem/cairn/schema"
 	"github.com/cairnmem/cairn/vault"
@@ -25,16 +23,16 @@ type Globals struct {
 	LockTimeout time.Duration `help:"How long to wait for another writer." default:"10s" env:"CAIRN_LOCK_TIMEOUT"`
 }
 
-// Env is what commands get besides their flags: streams and vaults.
+// Env is what commands get besides their flags: streams, and the App
+// that opens vaults and runs the use cases.
 type Env struct {
 	g      *Globals
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
 
-	project, user       *vault.Vault
-	projectErr, userErr error
-	opened              map[schema.Scope]bool
+	app    *app.App
+	warned map[string]bool
 }
 
 func newEnv(g *Globals, stdin io.Reader, stdout, stderr io.Writer) *Env {
@@ -44,123 +42,38 @@ func newEnv(g *Globals, stdin io.Reader, stdout, stderr io.Writer) *Env {
 	}
 	// The session id lands in trailers, frontmatter and the access log.
 	g.Session = extract.SanitizeLine(g.Session)
-	return &Env{g: g, Stdin: stdin, Stdout: stdout, Stderr: stderr, opened: map[schema.Scope]bool{}}
+	return &Env{g: g, Stdin: stdin, Stdout: stdout, Stderr: stderr}
+}
+
+// App is the one place the CLI's vaults, caches and use cases come
+// from, made on first use: init may set --vault before anything opens.
+func (e *Env) App() *app.App {
+	if e.app == nil {
+		e.app = app.New(app.Options{Vault: e.g.Vault, UserVault: e.g.UserVault, Source: "cli", Session: e.g.Session,
+			LockTimeout: e.g.LockTimeout, Warn: func(msg string) { e.Warnf("%s", msg) }, Log: e.Stderr, Progress: e.progress})
+	}
+	return e.app
 }
 
 // Project opens the project vault: --vault, $CAIRN_VAULT, or .memory/ in
 // the working directory or a parent.
-func (e *Env) Project() (*vault.Vault, error) {
-	if !e.opened[schema.ScopeProject] {
-		e.opened[schema.ScopeProject] = true
-		root := e.g.Vault
-		if root == "" {
-			wd, _ := os.Getwd()
-			root, e.projectErr = vault.Find(wd)
-		}
-		if e.projectErr == nil {
-			e.project, e.projectErr = vault.Open(root, schema.ScopeProject)
-		}
-		if e.project != nil {
-			e.project.LockTimeout = e.g.LockTimeout
-			if _, err := extract.GuardVault(e.project); err != nil {
-				e.project, e.projectErr = nil, err
-			}
-		}
-	}
-	return e.project, e.projectErr
-}
+func (e *Env) Project() (*vault.Vault, error) { return e.App().Project() }
 
 // User opens the user vault.
-func (e *Env) User() (*vault.Vault, error) {
-	if !e.opened[schema.ScopeUser] {
-		e.opened[schema.ScopeUser] = true
-		root, err := e.userDir()
-		if err == nil {
-			e.user, err = vault.Open(root, schema.ScopeUser)
-		}
-		if err != nil {
-			err = fmt.Errorf("%w (create it with `cairn init --user`)", err)
-		}
-		if e.user != nil {
-			e.user.LockTimeout = e.g.LockTimeout
-			if _, gerr := extract.GuardVault(e.user); gerr != nil {
-				e.user, err = nil, gerr
-			}
-		}
-		e.userErr = err
-	}
-	return e.user, e.userErr
-}
+func (e *Env) User() (*vault.Vault, error) { return e.App().User() }
 
-func (e *Env) userDir() (string, error) {
-	if e.g.UserVault != "" {
-		return filepath.Abs(e.g.UserVault)
-	}
-	return vault.UserDir()
-}
+func (e *Env) userDir() (string, error) { return e.App().UserDir() }
 
 // VaultFor opens the vault holding a scope's memories.
-func (e *Env) VaultFor(scope schema.Scope) (*vault.Vault, error) {
-	if scope == schema.ScopeUser {
-		return e.User()
-	}
-	return e.Project()
-}
+func (e *Env) VaultFor(scope schema.Scope) (*vault.Vault, error) { return e.App().VaultFor(scope) }
 
 // Vaults opens the vaults of a scope; with no scope, every vault that
 // exists, failing only when there is none.
-func (e *Env) Vaults(scope schema.Scope) ([]*vault.Vault, error) {
-	if scope != "" {
-		v, err := e.VaultFor(scope)
-		if err != nil {
-			return nil, err
-		}
-		return []*vault.Vault{v}, nil
-	}
-	// A vault that is missing is skipped; one that exists but is broken is
-	// an error, never silently left out.
-	var out []*vault.Vault
-	p, perr := e.Project()
-	switch {
-	case perr == nil:
-		out = append(out, p)
-	case !errors.Is(perr, vault.ErrNotVault):
-		return nil, perr
-	}
-	u, uerr := e.User()
-	switch {
-	case uerr == nil:
-		out = append(out, u)
-	case !errors.Is(uerr, vault.ErrNotVault):
-		return nil, uerr
-	}
-	if len(out) == 0 {
-		return nil, perr
-	}
-	return out, nil
-}
+func (e *Env) Vaults(scope schema.Scope) ([]*vault.Vault, error) { return e.App().Vaults(scope) }
 
 // URI resolves a memory argument: a mem:// URI, a path to a memory file,
 // or a project-relative path such as decisions/use-bleve.
-func (e *Env) URI(arg string) (schema.URI, *vault.Vault, error) {
-	if !strings.HasPrefix(arg, schema.Scheme) && strings.HasSuffix(arg, ".md") {
-		if _, err := os.Stat(arg); err == nil {
-			for _, scope := range []schema.Scope{schema.ScopeProject, schema.ScopeUser} {
-				if v, err := e.VaultFor(scope); err == nil {
-					if u, err := v.URIOf(arg); err == nil {
-						return u, v, nil
-					}
-				}
-			}
-		}
-	}
-	u, err := schema.ParseArg(arg, schema.ScopeProject)
-	if err != nil {
-		return u, nil, err
-	}
-	v, err := e.VaultFor(u.Scope)
-	return u, v, err
-}
+func (e *Env) URI(arg string) (schema.URI, *vault.Vault, error) { return e.App().Resolve(arg) }
 
 // Meta is the commit description for a command run by a person at the CLI.
 func (e *Env) Meta(v *vault.Vault, verb string) vault.CommitMeta {
@@ -184,7 +97,16 @@ func (e *Env) Printf(format string, args ...any) {
 	fmt.Fprintf(e.Stdout, format, args...)
 }
 
-// Warnf writes a note to stderr.
+// Warnf writes a note to stderr, once: the index warns as it works and
+// results carry the same warnings, and a person needs to read it once.
 func (e *Env) Warnf(format string, args ...any) {
-	fmt.Fprintf(e.Stderr, "cairn: "+format+"\n", args...)
+	msg := fmt.Sprintf(format, args...)
+	if e.warned[msg] {
+		return
+	}
+	if e.warned == nil {
+		e.warned = map[string]bool{}
+	}
+	e.warned[msg] = true
+	fmt.Fprintf(e.Stderr, "cairn: %s\n", msg)
 }

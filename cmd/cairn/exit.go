@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"github.com/cairnmem/cairn/app"
 
 	"github.com/cairnmem/cairn/config"
 	"github.com/cairnmem/cairn/exchange"
@@ -33,7 +34,7 @@ func exitCode(err error) int {
 		return ExitOK
 	case errors.As(err, &se):
 		return se.code
-	case errors.Is(err, errUsage), errors.Is(err, schema.ErrBadURI), errors.Is(err, vault.ErrUnsafePath), errors.Is(err, exchange.ErrFormat):
+	case errors.Is(err, errUsage), errors.Is(err, app.ErrBadRequest), errors.Is(err, schema.ErrBadURI), errors.Is(err, vault.ErrUnsafePath), errors.Is(err, exchange.ErrFormat):
 		return ExitUsage
 	case errors.Is(err, vault.ErrNotVault):
 		return ExitNotVault
@@ -43,7 +44,7 @@ func exitCode(err error) int {
 		return ExitLocked
 	case errors.Is(err, vault.ErrNotFound), errors.Is(err, index.ErrNotIndexed), errors.Is(err, vault.ErrNoRemote):
 		return ExitNotFound
-	case errors.Is(err, errAborted), errors.Is(err, context.Canceled):
+	case errors.Is(err, errAborted), errors.Is(err, app.ErrConflict), errors.Is(err, context.Canceled):
 		return ExitFailure
 	default:
 		return ExitInternal

@@ -9,9 +9,7 @@ import (
 
 	"github.com/cairnmem/cairn/exchange"
 	"github.com/cairnmem/cairn/extract"
-	"github.com/cairnmem/cairn/retrieve"
 	"github.com/cairnmem/cairn/schema"
-	"github.com/cairnmem/cairn/vault"
 )
 
 // ExportCmd writes the vaults out.
@@ -69,25 +67,13 @@ source (Cairn-Source: import:<format>). claude-mem: ~/.claude-mem/claude-mem.db
 }
 
 func (c *ImportCmd) Run(g *Globals, env *Env) error {
-	p, err := env.Project()
+	a := env.App()
+	o, err := a.CaptureOptions(extract.Meta{Session: env.g.Session, CodeCommit: a.CodeCommit()})
 	if err != nil {
 		return err
 	}
-	vaults := map[schema.Scope]*vault.Vault{schema.ScopeProject: p}
-	if u, err := env.User(); err == nil {
-		vaults[schema.ScopeUser] = u
-	}
-	red, err := extract.GuardVault(p)
-	if err != nil {
-		return err
-	}
-	ixs, err := env.Indexes("")
-	if err != nil {
-		return err
-	}
-	meta := env.Meta(p, "import")
-	res, err := exchange.Import(context.Background(), c.Path, c.Format, extract.Options{Vaults: vaults, Lookup: extract.IndexLookup{R: retrieve.New(ixs)},
-		Redactor: red, DryRun: c.DryRun, Meta: extract.Meta{Session: meta.Session, CodeCommit: meta.CodeCommit}})
+	o.DryRun, o.Enricher, o.Instructions, o.Log = c.DryRun, nil, nil, nil
+	res, err := exchange.Import(context.Background(), c.Path, c.Format, o)
 	if err != nil {
 		return err
 	}

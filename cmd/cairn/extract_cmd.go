@@ -72,7 +72,7 @@ func (c *ExtractCmd) Run(g *Globals, env *Env) error {
 	if c.Replay {
 		source = "replay"
 	}
-	o, err := captureOptions(env, p, source)
+	o, err := captureOptions(env, source)
 	if err != nil {
 		return err
 	}

@@ -2,13 +2,14 @@ package main
 
 import (
 	"context"
-	"strings"
+
+	"github.com/cairnmem/cairn/app"
 )
 
 // ForgetCmd removes a memory going forward.
 type ForgetCmd struct {
 	URI string `arg:"" help:"Memory to remove."`
-	Why string `short:"w" help:"Reason, recorded in the commit message."`
+	Why string `short:"w" help:"Why it is wrong or obsolete (required), recorded in the commit message."`
 }
 
 // Help says how to get a forgotten memory back.
@@ -18,21 +19,15 @@ func (c *ForgetCmd) Help() string {
 To remove content from history itself, see 'cairn purge'.`
 }
 
-func (c *ForgetCmd) Run(g *Globals, env *Env) error {
-	uri, v, err := env.URI(c.URI)
-	if err != nil {
-		return err
-	}
-	meta := env.Meta(v, "forget")
-	meta.Body = strings.TrimSpace(c.Why)
-	res, err := v.Forget(context.Background(), uri, meta)
+func (c *ForgetCmd) Run(g *Globals, env *Env, a *app.App) error {
+	out, err := a.Forget(context.Background(), c.URI, c.Why, "")
 	if err != nil {
 		return err
 	}
 	if g.JSON {
-		return env.JSON(writeResult{URI: uri.String(), Commit: res.Commit, Committed: res.Committed()})
+		return env.JSON(writeResult{URI: out.URI, Commit: out.Commit, Committed: out.Commit != ""})
 	}
-	env.Printf("Forgot %s (commit %s)\n", uri, res.Commit[:8])
-	env.Printf("Recover it with: cairn show %s~1:%s\n", res.Commit[:8], uri)
+	env.Printf("Forgot %s (commit %s)\n", out.URI, out.Commit[:8])
+	env.Printf("Recover it with: cairn show %s~1:%s\n", out.Commit[:8], out.URI)
 	return nil
 }

@@ -22,12 +22,11 @@ It always exits 0: failures go to .memory/.cache/hooks.log, never to the agent.`
 }
 
 func (c *HookCmd) Run(g *Globals, env *Env) error {
-	hooks.PayloadFile = c.Payload
 	exe := currentSelf().executable()
 	agent := "claude-code"
 	if c.Agent == "codex" {
 		agent = "codex"
 	}
-	hooks.Run(context.Background(), c.Event, env.Stdin, env.Stdout, hooks.Options{Agent: agent, UserVault: g.UserVault, Executable: exe})
+	hooks.Run(context.Background(), c.Event, env.Stdin, env.Stdout, hooks.Options{Agent: agent, UserVault: g.UserVault, Executable: exe, Payload: c.Payload})
 	return nil
 }

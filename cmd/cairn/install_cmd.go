@@ -1,10 +1,13 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/cairnmem/cairn/hooks"
+	"github.com/cairnmem/cairn/schema"
 	"github.com/cairnmem/cairn/vault"
 )
 
@@ -37,14 +40,41 @@ func (c *InstallCmd) Run(g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
+	created, err := c.ensureVault(g, t.Project)
+	if err != nil {
+		return err
+	}
 	changes, err := hooks.Install(t)
 	if err != nil {
 		return err
+	}
+	if created != "" {
+		if !g.JSON {
+			env.Printf("Initialized the project vault in %s (the hooks write there)\n", created)
+		}
+		changes = append([]hooks.Change{{Path: created, Action: "created", Detail: []string{"project vault"}}}, changes...)
 	}
 	if err := printChanges(env, g, changes, "installed"); err != nil {
 		return err
 	}
 	return offerBackfill(g, env, c.Backfill)
+}
+
+// ensureVault creates the project vault when a project install finds
+// none: hooks without a vault would do nothing, silently, forever. It
+// returns the vault it created, or "".
+func (c *InstallCmd) ensureVault(g *Globals, project string) (string, error) {
+	if c.Scope != "project" || g.Vault != "" {
+		return "", nil
+	}
+	if _, err := vault.Find(project); err == nil {
+		return "", nil
+	}
+	res, err := vault.Init(context.Background(), vault.InitOptions{Scope: schema.ScopeProject, Dir: project})
+	if err != nil {
+		return "", fmt.Errorf("create the project vault the hooks need: %w", err)
+	}
+	return res.Root, nil
 }
 
 func (c *UninstallCmd) Run(g *Globals, env *Env) error {

@@ -53,10 +53,13 @@ func TestSecretCorpusEveryWritePath(t *testing.T) {
 	corpus := secretCorpus(t)
 	all := strings.Join(corpus, "\n")
 
-	// CLI: remember refuses the secrets (exit 4); each one alone goes
-	// through the hooks below, which redact instead.
-	if out, code := cli("", "remember", "-k", "event", "-t", "Corpus", "-b", "Context: "+all); code != ExitInvalid {
-		t.Fatalf("remember: exit %d %s", code, out)
+	// CLI: remember redacts the secrets, as MCP and HTTP remember do,
+	// through the policy and past it (--new).
+	for _, extra := range [][]string{nil, {"--new"}} {
+		args := append([]string{"remember", "-k", "event", "-t", "Corpus", "-b", "Context: " + all}, extra...)
+		if out, code := cli("", args...); code != 0 || !strings.Contains(out, "redacted a secret") {
+			t.Fatalf("remember %v: exit %d %s", extra, code, out)
+		}
 	}
 	// CLI: hand edits committed with a message full of secrets.
 	mustWrite(t, filepath.Join(project, ".memory", "cases", "hand.md"), "---\nkind: case\ntitle: Hand edit\n---\nA clean hand edit.\n")

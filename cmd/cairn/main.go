@@ -5,6 +5,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/cairnmem/cairn/app"
 	"io"
 	"os"
 	"runtime/debug"
@@ -138,6 +139,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		stdout = controlSafe{w: stdout}
 	}
 	env := newEnv(&cli.Globals, stdin, stdout, stderr)
+	// Commands ask for the App by type (zk's container): it opens nothing
+	// until a use case needs it.
+	if err := kctx.BindSingletonProvider(func() (*app.App, error) { return env.App(), nil }); err != nil {
+		return report(stderr, err)
+	}
 	if err := kctx.Run(&cli.Globals, env); err != nil {
 		return report(stderr, err)
 	}

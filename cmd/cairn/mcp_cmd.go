@@ -9,10 +9,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/cairnmem/cairn/index"
-	"github.com/cairnmem/cairn/schema"
 	"github.com/cairnmem/cairn/serve"
-	"github.com/cairnmem/cairn/vault"
 )
 
 // McpCmd runs the MCP server on stdio.
@@ -38,8 +35,8 @@ func (c *McpCmd) Run(g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	// Warnings must never reach stdout: that is the protocol stream.
-	svc.IndexOptions.Warn = func(msg string) { fmt.Fprintf(env.Stderr, "cairn: %s\n", msg) }
+	// Warnings go to stderr (env.Warnf), never to stdout: that is the
+	// protocol stream.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	srv := serve.MCPServer(svc, versionString())
@@ -52,30 +49,9 @@ func (c *McpCmd) Run(g *Globals, env *Env) error {
 	return nil
 }
 
-// Service builds the surface service over the vaults that exist: the
-// project vault and the user vault, either may be missing but not both.
+// Service builds the surface service over the CLI's App: the vaults that
+// exist, either may be missing but not both; writes name agent as their
+// source.
 func (e *Env) Service(agent string) (*serve.Service, error) {
-	vaults := map[schema.Scope]*vault.Vault{}
-	p, perr := e.Project()
-	if perr == nil {
-		vaults[schema.ScopeProject] = p
-	} else if !errors.Is(perr, vault.ErrNotVault) {
-		return nil, perr
-	}
-	if u, err := e.User(); err == nil {
-		vaults[schema.ScopeUser] = u
-	}
-	if len(vaults) == 0 {
-		return nil, perr
-	}
-	svc, err := serve.NewService(vaults, agent)
-	if err != nil {
-		return nil, err
-	}
-	svc.IndexOptions = index.Options{LockTimeout: e.g.LockTimeout, Warn: func(msg string) { e.Warnf("%s", msg) }}
-	if p != nil {
-		dir := p.ProjectDir()
-		svc.CodeCommit = func() string { return vault.ProjectHead(dir) }
-	}
-	return svc, nil
+	return serve.ForApp(e.App().For(agent))
 }

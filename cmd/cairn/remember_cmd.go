@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/cairnmem/cairn/app"
+	"github.com/cairnmem/cairn/extract"
 	"github.com/cairnmem/cairn/schema"
 	"github.com/cairnmem/cairn/vault"
 )
@@ -14,7 +16,8 @@ import (
 // maxBody bounds a body read from stdin; memories are notes, not dumps.
 const maxBody = 1 << 20
 
-// RememberCmd writes a memory from flags.
+// RememberCmd keeps a memory the way agents do over MCP: deduplicated,
+// merged or superseded by its kind's policy.
 type RememberCmd struct {
 	Kind       string   `short:"k" required:"" help:"Kind: profile, preference, pattern, decision, constraint, event, case, outcome, session, thread, reminder."`
 	Title      string   `short:"t" required:"" help:"One-line title; the file name is derived from it."`
@@ -27,55 +30,68 @@ type RememberCmd struct {
 	Gate       string   `help:"Reminder gate: always, session-start, or a due date (2026-12-01)."`
 	Trigger    []string `help:"Phrase that should bring this memory up (repeatable)."`
 	Link       []string `help:"URI of a related memory (repeatable)."`
-	URI        string   `help:"Exact URI to write (default: derived from kind and title)."`
-	Scope      string   `help:"Vault to write to: project or user." enum:"project,user" default:"project"`
+	URI        string   `help:"Exact URI to write, as a new file (default: derived from kind and title)."`
+	Scope      string   `help:"Vault to write to: project, user, or kind (preferences and profile to the user vault, the rest to the project)." enum:"project,user,kind" default:"kind"`
+	New        bool     `help:"Write a new file even when a memory on the same subject exists (no merge, no supersede, no duplicate check)."`
 }
 
-func (c *RememberCmd) Run(g *Globals, env *Env) error {
-	kind, err := schema.ParseKind(c.Kind)
-	if err != nil {
-		return fmt.Errorf("%w: --kind: %v", errUsage, err)
-	}
+// Help explains the policy.
+func (c *RememberCmd) Help() string {
+	return `A memory on a subject cairn already holds is handled by its kind's policy, as
+when an agent remembers it: a duplicate is skipped, a preference or pattern is
+merged into the existing file, a decision or constraint supersedes the old one.
+--new (or --uri) writes a plain new file instead. Preferences and profile go to
+the user vault, which is created on first need.`
+}
+
+func (c *RememberCmd) Run(g *Globals, env *Env, a *app.App) error {
 	body, err := c.readBody(env)
 	if err != nil {
 		return err
 	}
-	scope := schema.Scope(c.Scope)
-	var target schema.URI
-	if c.URI != "" {
-		if target, err = schema.ParseArg(c.URI, scope); err != nil {
-			return err
-		}
-		scope = target.Scope
+	in := app.RememberInput{Kind: c.Kind, Title: c.Title, Body: body, Summary: c.Summary, Tags: c.Tag, Pinned: c.Pin, Gate: c.Gate,
+		Triggers: c.Trigger, Links: c.Link, URI: c.URI, New: c.New}
+	if c.Scope != "kind" {
+		in.Scope = schema.Scope(c.Scope)
 	}
-	v, err := env.VaultFor(scope)
+	if c.Importance != nil {
+		in.Importance = *c.Importance
+	}
+	if c.Confidence != nil {
+		in.Confidence = *c.Confidence
+	}
+	out, err := a.Remember(context.Background(), in)
 	if err != nil {
 		return err
 	}
-	m := schema.New(kind, c.Title, v.Now())
-	m.Summary = strings.TrimSpace(c.Summary)
-	m.Tags = cleanList(c.Tag)
-	m.Importance, m.Confidence = c.Importance, c.Confidence
-	m.Pinned = c.Pin
-	m.Gate = c.Gate
-	m.Triggers = cleanList(c.Trigger)
-	m.Links = cleanList(c.Link)
-	m.Body = body
-	meta := env.Meta(v, "remember")
-	m.Source = &schema.Source{Agent: "cli", Session: meta.Session, CodeCommit: meta.CodeCommit}
-	if target.IsZero() {
-		info, _ := kind.Info()
-		target = schema.URI{Scope: scope, Path: info.Dir + "/" + schema.Slugify(c.Title)}
+	return printRemembered(env, g, out)
+}
+
+// printRemembered says what became of a remembered memory.
+func printRemembered(env *Env, g *Globals, out *app.RememberOutput) error {
+	if g.JSON {
+		return env.JSON(out)
 	}
-	m.URI = target
-	if err := m.Validate(""); err != nil {
-		return err
+	commit := ""
+	if len(out.Commit) >= 8 {
+		commit = " (commit " + out.Commit[:8] + ")"
 	}
-	res, err := v.Create(context.Background(), m, meta)
-	if err != nil {
-		return err
+	switch extract.Op(out.Op) {
+	case extract.OpSkip:
+		env.Printf("Already remembered as %s: %s\n", out.Target, out.Reason)
+	case extract.OpMerge:
+		env.Printf("Merged into %s%s\n", out.URI, commit)
+	case extract.OpSupersede:
+		env.Printf("Remembered %s, superseding %s%s\n", out.URI, out.Target, commit)
+	case extract.OpClose:
+		env.Printf("Closed %s%s\n", out.URI, commit)
+	default:
+		env.Printf("Remembered %s%s\n", out.URI, commit)
 	}
-	return printWrite(env, g, v, "Remembered", m.URI, res)
+	for _, r := range out.Redacted {
+		env.Warnf("redacted a secret (%s) before writing", r)
+	}
+	return nil
 }
 
 // readBody takes --body, or stdin when asked with "-" or when stdin is a

@@ -194,7 +194,7 @@ func (c *ReviewNextCmd) Run(g *Globals, env *Env) error {
 			}
 			kept++
 		case "e":
-			if err := (&EditCmd{URI: it.Memory.URI.String()}).Run(g, env); err != nil {
+			if err := (&EditCmd{URI: it.Memory.URI.String()}).Run(g, env, env.App()); err != nil {
 				return err
 			}
 			if _, err := review.Keep(context.Background(), it.Vault, []schema.URI{it.Memory.URI}, env.Meta(it.Vault, "review"), it.Vault.Now()); err != nil {

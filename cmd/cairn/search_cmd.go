@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/cairnmem/cairn/app"
 	"strings"
 	"time"
 
@@ -86,10 +87,10 @@ func (c *SearchCmd) query() (retrieve.Request, error) {
 	}
 	var err error
 	now := time.Now()
-	if q.Since, err = parseWhen(c.Since, now); err != nil {
+	if q.Since, err = app.ParseWhen(c.Since, now); err != nil {
 		return q, err
 	}
-	if q.Until, err = parseWhen(c.Until, now); err != nil {
+	if q.Until, err = app.ParseWhen(c.Until, now); err != nil {
 		return q, err
 	}
 	if c.Limit < 1 {

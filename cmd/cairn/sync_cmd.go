@@ -1,18 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"net/url"
 	"os"
-	"os/exec"
 	"strings"
 
 	"github.com/cairnmem/cairn/schema"
 	"github.com/cairnmem/cairn/vault"
-	"github.com/go-git/go-git/v5/plumbing/transport"
-	githttp "github.com/go-git/go-git/v5/plumbing/transport/http"
 )
 
 // SyncCmd shares the vault through a git remote.
@@ -45,7 +40,7 @@ func (c *SyncCmd) Run(g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	if err := prepareMerges(context.Background(), env, v); err != nil {
+	if err := v.PrepareMerges(context.Background(), currentSelf().shellCommand()); err != nil {
 		return err
 	}
 	var r vault.Remote
@@ -71,7 +66,7 @@ func (c *SyncCmd) Run(g *Globals, env *Env) error {
 			return fmt.Errorf("%w: %s (add it with `cairn remote add %s URL`)", vault.ErrNoRemote, c.Remote, c.Remote)
 		}
 	}
-	rep, err := v.Sync(context.Background(), vault.SyncOptions{Remote: r, PullOnly: c.PullOnly, PushOnly: c.PushOnly, Auth: authFor(r.URL)})
+	rep, err := v.Sync(context.Background(), vault.SyncOptions{Remote: r, PullOnly: c.PullOnly, PushOnly: c.PushOnly})
 	if err != nil {
 		return err
 	}
@@ -98,65 +93,6 @@ func (c *SyncCmd) Run(g *Globals, env *Env) error {
 		env.Printf("  merged   %s: %s\n", m.Path, m.Note)
 	}
 	return nil
-}
-
-// prepareMerges registers the merge driver in the vault's git config and
-// makes sure .gitattributes (written by init since the driver exists) is
-// in the vault's history.
-func prepareMerges(ctx context.Context, env *Env, v *vault.Vault) error {
-	if err := v.EnsureMergeDriver(currentSelf().shellCommand()); err != nil {
-		return err
-	}
-	if v.InHead(".gitattributes") {
-		return nil
-	}
-	_, err := v.Update(ctx, vault.CommitMeta{Verb: "init", Subject: "init: register the cairn merge driver", Source: "sync"}, func(tx *vault.Tx) error {
-		return tx.PutFile(".gitattributes", []byte("*.md merge=cairn\n"))
-	})
-	return err
-}
-
-// authFor picks credentials for a remote URL: a token from the
-// environment or the git credential helper for HTTPS; SSH uses the agent
-// (go-git's default); local paths need none.
-func authFor(raw string) transport.AuthMethod {
-	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") {
-		return nil
-	}
-	if t := os.Getenv("CAIRN_GIT_TOKEN"); t != "" {
-		return &githttp.BasicAuth{Username: "x-access-token", Password: t}
-	}
-	if u.User != nil {
-		if p, ok := u.User.Password(); ok {
-			return &githttp.BasicAuth{Username: u.User.Username(), Password: p}
-		}
-	}
-	if _, err := exec.LookPath("git"); err != nil {
-		return nil
-	}
-	cmd := exec.Command("git", "credential", "fill")
-	cmd.Stdin = strings.NewReader(fmt.Sprintf("protocol=%s\nhost=%s\npath=%s\n\n", u.Scheme, u.Host, strings.TrimPrefix(u.Path, "/")))
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
-	out, err := cmd.Output()
-	if err != nil {
-		return nil
-	}
-	var user, pass string
-	for _, l := range bytes.Split(out, []byte("\n")) {
-		if k, val, ok := strings.Cut(string(l), "="); ok {
-			switch k {
-			case "username":
-				user = val
-			case "password":
-				pass = val
-			}
-		}
-	}
-	if pass == "" {
-		return nil
-	}
-	return &githttp.BasicAuth{Username: user, Password: pass}
 }
 
 // RemoteCmd manages remotes.

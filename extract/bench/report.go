@@ -190,8 +190,6 @@ func classes(sr SessionReport, l *Label) map[string][2]int {
 	return out
 }
 
-func (r *Report) total() { r.totalWith(nil) }
-
 // totalWith aggregates; labels give the per-class recall.
 func (r *Report) totalWith(labels map[string]*Label) {
 	r.By = map[string]Totals{}

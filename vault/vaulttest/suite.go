@@ -1,5 +1,5 @@
-// Package vaulttest is the behaviour every vault.Store implementation must
-// have, as a test suite an implementation runs against itself.
+// Package vaulttest is the behaviour a vault must have, as a test suite a
+// vault runs against itself.
 package vaulttest
 
 import (
@@ -18,7 +18,7 @@ import (
 // Fixture is a fresh, initialized, empty store and a way to change its
 // files behind its back, as a person with an editor would.
 type Fixture struct {
-	Store     vault.Store
+	Store     *vault.Vault
 	Scope     schema.Scope
 	HandWrite func(rel string, data []byte)
 }

@@ -1,7 +1,6 @@
-package main
+package app
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -9,9 +8,11 @@ import (
 	"github.com/cairnmem/cairn/schema"
 )
 
-// parseWhen reads a --since/--until value: a date, a time, or an age such
-// as 36h, 7d, 2w, 3mo, 1y (counted back from now).
-func parseWhen(s string, now time.Time) (time.Time, error) {
+// ParseWhen reads a point in time as people and agents write it: a date
+// (2026-11-01), a time (RFC 3339), or an age such as 36h, 7d, 2w, 3mo, 1y
+// counted back from now. "" is the zero time. Every surface's since and
+// until go through it.
+func ParseWhen(s string, now time.Time) (time.Time, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return time.Time{}, nil
@@ -30,5 +31,5 @@ func parseWhen(s string, now time.Time) (time.Time, error) {
 			}
 		}
 	}
-	return time.Time{}, fmt.Errorf("%w: %q is not a date (2026-11-01), time, or age (36h, 7d, 2w, 3mo, 1y)", errUsage, s)
+	return time.Time{}, badRequest("%q is not a date (2026-11-01), time, or age (36h, 7d, 2w, 3mo, 1y)", s)
 }
