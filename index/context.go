@@ -98,14 +98,17 @@ func (ix *Index) inContext(sc *bm25Scorer, s *snapshot, scores map[docKey]float6
 	if err != nil || len(cands) == 0 {
 		return cands, err
 	}
-	keys := map[int32]docKey{} // manifest file index → internal id
+	// manifest file index → internal id; noKey marks a file the index does
+	// not hold (0 is a real id: the first document indexed).
+	const noKey = ^docKey(0)
+	keys := map[int32]docKey{}
 	fileKey := func(fi int32) (docKey, bool) {
 		if k, ok := keys[fi]; ok {
-			return k, k != 0
+			return k, k != noKey
 		}
 		id, err := sc.r.InternalID(docIDOf(s.m.files[fi].path))
 		if err != nil || id == nil {
-			keys[fi] = 0
+			keys[fi] = noKey
 			return 0, false
 		}
 		k := keyOf(id)
