@@ -139,15 +139,9 @@ func IndexFigures(ctx context.Context, o IndexOptions) (*IndexReport, error) {
 		return nil, err
 	}
 
-	var t []float64
-	for i := 0; i < o.Runs; i++ {
-		s := time.Now()
-		if err := ix.Sync(ctx); err != nil {
-			return nil, err
-		}
-		t = append(t, ms(time.Since(s)))
+	if rep.SyncNoChangeMs, err = timeRuns(o.Runs, func(int) error { return ix.Sync(ctx) }); err != nil {
+		return nil, err
 	}
-	rep.SyncNoChangeMs = Summarize(t)
 
 	logf("timing hand edits")
 	if rep.SyncOneEditMs, err = syncAfterHandEdits(ctx, ix, o); err != nil {
@@ -158,16 +152,14 @@ func IndexFigures(ctx context.Context, o IndexOptions) (*IndexReport, error) {
 	if len(queries) == 0 {
 		queries = DefaultQueries(o.Seed, o.Runs)
 	}
-	t = t[:0]
 	ret := retrieve.New([]*index.Index{ix}) // the ranking every surface runs
-	for i := 0; i < o.Runs; i++ {
-		s := time.Now()
-		if _, err := ret.Search(ctx, retrieve.Request{Query: queries[i%len(queries)], Limit: 10}); err != nil {
-			return nil, err
-		}
-		t = append(t, ms(time.Since(s)))
+	rep.SearchMs, err = timeRuns(o.Runs, func(i int) error {
+		_, err := ret.Search(ctx, retrieve.Request{Query: queries[i%len(queries)], Limit: 10})
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
-	rep.SearchMs = Summarize(t)
 
 	if o.Binary != "" {
 		logf("timing %d search processes", o.Runs)
@@ -179,6 +171,19 @@ func IndexFigures(ctx context.Context, o IndexOptions) (*IndexReport, error) {
 	rep.CacheBytes = ix.Bytes()
 	rep.BytesPerMemory = float64(rep.CacheBytes) / float64(o.Size)
 	return rep, nil
+}
+
+// timeRuns times run n times, in milliseconds.
+func timeRuns(n int, run func(i int) error) (Stats, error) {
+	var t []float64
+	for i := 0; i < n; i++ {
+		s := time.Now()
+		if err := run(i); err != nil {
+			return Stats{}, err
+		}
+		t = append(t, ms(time.Since(s)))
+	}
+	return Summarize(t), nil
 }
 
 // syncAfterHandEdits times index syncs after appending to one random
