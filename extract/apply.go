@@ -192,44 +192,12 @@ func (c Candidate) memory(meta Meta, now time.Time) *schema.Memory {
 }
 
 func applyOne(tx *vault.Tx, v *vault.Vault, a Action, meta Meta, now time.Time, red *Redactor) (schema.URI, error) {
-	put := func(m *schema.Memory) error {
-		// Merged memories carry text that was not in the candidate (an old
-		// hand edit); redact the whole memory so one stray secret cannot
-		// fail the batch at the vault's guard.
-		if red != nil {
-			m.Title, _ = red.Redact(m.Title)
-			m.Summary, _ = red.Redact(m.Summary)
-			m.Body, _ = red.Redact(m.Body)
-		}
-		return tx.Put(m)
-	}
+	put := func(m *schema.Memory) error { return putRedacted(tx, m, red) }
 	c := a.Candidate
 	info, _ := c.Kind.Info()
 	switch a.Op {
 	case OpRewrite:
-		target := *a.Target
-		if info.Policy != schema.PolicyMergeable {
-			target = sessionFile(tx, v, *a.Target, meta.Session)
-		}
-		a.Target = &target
-		if old, err := tx.Read(*a.Target); err == nil {
-			m := old.Clone()
-			if info.Policy == schema.PolicyMergeable {
-				// A project-wide file (the commands that build and test):
-				// new lines join the old ones.
-				m.Body = mergeLines(old.Body, c.Body)
-			} else {
-				m.Title, m.Summary, m.Body, m.Tags = c.Title, c.Summary, c.Body, c.Tags
-				m.Source = c.source(meta)
-			}
-			if oneLine(m.Body) != oneLine(old.Body) || m.Title != old.Title {
-				m.Updated = schema.Timestamp(c.when(now))
-			}
-			m.URI = *a.Target
-			return m.URI, put(m)
-		}
-		m := c.memory(meta, now)
-		m.URI = *a.Target
+		m := rewritten(tx, v, a, meta, now)
 		return m.URI, put(m)
 	case OpCreate:
 		m := c.memory(meta, now)
@@ -273,6 +241,50 @@ func applyOne(tx *vault.Tx, v *vault.Vault, a Action, meta Meta, now time.Time, 
 		return m.URI, put(m)
 	}
 	return schema.URI{}, fmt.Errorf("unknown operation %q", a.Op)
+}
+
+// putRedacted writes m redacted whole: merged memories carry text that
+// was not in the candidate (an old hand edit), and one stray secret must
+// not fail the batch at the vault's guard.
+func putRedacted(tx *vault.Tx, m *schema.Memory, red *Redactor) error {
+	if red != nil {
+		m.Title, _ = red.Redact(m.Title)
+		m.Summary, _ = red.Redact(m.Summary)
+		m.Body, _ = red.Redact(m.Body)
+	}
+	return tx.Put(m)
+}
+
+// rewritten is the session's own memory, or a project-wide mergeable
+// file, as a rewrite leaves it: the old file with the candidate's text
+// (for a mergeable file, its new lines joined to the old), or a new one.
+func rewritten(tx *vault.Tx, v *vault.Vault, a Action, meta Meta, now time.Time) *schema.Memory {
+	c := a.Candidate
+	info, _ := c.Kind.Info()
+	target := *a.Target
+	if info.Policy != schema.PolicyMergeable {
+		target = sessionFile(tx, v, *a.Target, meta.Session)
+	}
+	old, err := tx.Read(target)
+	if err != nil {
+		m := c.memory(meta, now)
+		m.URI = target
+		return m
+	}
+	m := old.Clone()
+	if info.Policy == schema.PolicyMergeable {
+		// A project-wide file (the commands that build and test): new
+		// lines join the old ones.
+		m.Body = mergeLines(old.Body, c.Body)
+	} else {
+		m.Title, m.Summary, m.Body, m.Tags = c.Title, c.Summary, c.Body, c.Tags
+		m.Source = c.source(meta)
+	}
+	if oneLine(m.Body) != oneLine(old.Body) || m.Title != old.Title {
+		m.Updated = schema.Timestamp(c.when(now))
+	}
+	m.URI = target
+	return m
 }
 
 // mergeLines adds to old the lines of add it does not hold yet.

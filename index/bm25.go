@@ -395,16 +395,45 @@ func (ix *Index) feedback(sc *bm25Scorer, top []bm25Hit, query []queryTerm) (ter
 	for _, q := range query {
 		inQuery[q.term] = true
 	}
-	type stat struct {
-		weight float64
-		docs   int
+	stats, words := ix.feedbackStats(top[:n], top[0].score, inQuery)
+	if words < prfMinWords*float64(n) {
+		return nil, false, nil // turn-sized memories: what two of them share is small talk
 	}
-	stats := map[string]*stat{}
+	cands, err := sc.expansionTerms(stats)
+	if err != nil || len(cands) == 0 {
+		return nil, true, err
+	}
+	var sum float64
+	for _, c := range cands {
+		sum += c.w
+	}
+	var qsum float64
+	for _, q := range query {
+		qsum += q.weight
+	}
+	out := make([]queryTerm, len(cands))
+	for i, c := range cands {
+		// The expansion as a whole weighs prfWeight of the final query.
+		out[i] = queryTerm{term: c.term, weight: prfWeight * qsum * c.w / sum}
+	}
+	return out, true, nil
+}
+
+// prfStat is how much the top hits say a word: its share of each hit's
+// words weighted by the hit's relative score, and how many hits have it.
+type prfStat struct {
+	weight float64
+	docs   int
+}
+
+// feedbackStats reads the top hits' texts in parallel and counts their
+// words (not the query's, nor short, intent or number words); words is
+// how many were counted in all.
+func (ix *Index) feedbackStats(top []bm25Hit, maxScore float64, inQuery map[string]bool) (stats map[string]*prfStat, words float64) {
+	stats = map[string]*prfStat{}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	var words float64
-	maxScore := top[0].score
-	for i := 0; i < n; i++ {
+	for _, h := range top {
 		wg.Add(1)
 		go func(h bm25Hit) {
 			defer wg.Done()
@@ -430,36 +459,41 @@ func (ix *Index) feedback(sc *bm25Scorer, top []bm25Hit, query []queryTerm) (ter
 			for term, c := range counts {
 				st, ok := stats[term]
 				if !ok {
-					st = &stat{}
+					st = &prfStat{}
 					stats[term] = st
 				}
 				st.weight += (c / total) * (h.score / maxScore)
 				st.docs++
 			}
 			mu.Unlock()
-		}(top[i])
+		}(h)
 	}
 	wg.Wait()
-	if words < prfMinWords*float64(n) {
-		return nil, false, nil // turn-sized memories: what two of them share is small talk
-	}
-	type cand struct {
-		term string
-		w    float64
-	}
-	var cands []cand
+	return stats, words
+}
+
+// prfTerm is a word proposed to expand a query, with its weight.
+type prfTerm struct {
+	term string
+	w    float64
+}
+
+// expansionTerms are the prfTerms best words of enough top hits, weighted
+// by idf; a word in half the vault or more says nothing.
+func (sc *bm25Scorer) expansionTerms(stats map[string]*prfStat) ([]prfTerm, error) {
+	var cands []prfTerm
 	for term, st := range stats {
 		if st.docs < prfMinDocs {
 			continue
 		}
 		df, err := sc.docFreq(term)
 		if err != nil {
-			return nil, true, err
+			return nil, err
 		}
 		if df == 0 || df > sc.n/2 {
-			continue // a word in half the vault says nothing
+			continue
 		}
-		cands = append(cands, cand{term, st.weight * sc.idf(df)})
+		cands = append(cands, prfTerm{term, st.weight * sc.idf(df)})
 	}
 	sort.Slice(cands, func(i, j int) bool {
 		if cands[i].w != cands[j].w {
@@ -470,23 +504,7 @@ func (ix *Index) feedback(sc *bm25Scorer, top []bm25Hit, query []queryTerm) (ter
 	if len(cands) > prfTerms {
 		cands = cands[:prfTerms]
 	}
-	if len(cands) == 0 {
-		return nil, true, nil
-	}
-	var sum float64
-	for _, c := range cands {
-		sum += c.w
-	}
-	var qsum float64
-	for _, q := range query {
-		qsum += q.weight
-	}
-	out := make([]queryTerm, len(cands))
-	for i, c := range cands {
-		// The expansion as a whole weighs prfWeight of the final query.
-		out[i] = queryTerm{term: c.term, weight: prfWeight * qsum * c.w / sum}
-	}
-	return out, true, nil
+	return cands, nil
 }
 
 // correct replaces a query word no memory contains with the closest word

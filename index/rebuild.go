@@ -111,6 +111,35 @@ func (ix *Index) build(ctx context.Context, gen string) error {
 		vw.dims = ix.emb.Info().Dims
 		m.Embedder = ix.emb.Info()
 	}
+	if vw, err = ix.indexBatches(ctx, gen, bi, m, vw, paths, files, stat); err != nil {
+		bi.Close()
+		return err
+	}
+	if vw != nil {
+		if err := vw.close(); err != nil {
+			bi.Close()
+			return err
+		}
+		m.Rows = vw.rows
+		m.Embedder.Dims = vw.dims
+	} else if ix.emb != nil && len(paths) > 0 {
+		configured := ix.emb.Info()
+		m.Embedder, m.Fallback = EmbedderInfo{Name: noneName}, &configured
+	}
+	if err := bi.Close(); err != nil {
+		return fmt.Errorf("close bleve index: %w", err)
+	}
+	files.commit()
+	m.setDirs(sr.dirs)
+	m.Commit = head
+	m.Docs = m.indexedDocs()
+	return m.save(ix.genPath(gen, "manifest.bin"))
+}
+
+// indexBatches indexes the memories at paths in batches, reporting
+// progress, and returns the vector writer still in use: nil when the
+// embedder failed to say its size and the index became full-text only.
+func (ix *Index) indexBatches(ctx context.Context, gen string, bi bleve.Index, m *manifest, vw *vectorWriter, paths []string, files *edit, stat func(string) fileStat) (*vectorWriter, error) {
 	free := []int32{}
 	total := len(paths)
 	if ix.opts.Progress != nil {
@@ -118,8 +147,7 @@ func (ix *Index) build(ctx context.Context, gen string) error {
 	}
 	for start := 0; start < total; start += rebuildBatch {
 		if err := ctx.Err(); err != nil {
-			bi.Close()
-			return err
+			return vw, err
 		}
 		chunk := paths[start:min(start+rebuildBatch, total)]
 		docs := ix.loadAll(chunk)
@@ -134,36 +162,16 @@ func (ix *Index) build(ctx context.Context, gen string) error {
 		}
 		b := bi.NewBatch()
 		if err := ix.stage(ctx, b, vw, files, docs, stat, &free); err != nil {
-			bi.Close()
-			return err
+			return vw, err
 		}
 		if err := bi.Batch(b); err != nil {
-			bi.Close()
-			return fmt.Errorf("index batch: %w", err)
+			return vw, fmt.Errorf("index batch: %w", err)
 		}
 		if ix.opts.Progress != nil {
 			ix.opts.Progress(min(start+rebuildBatch, total), total)
 		}
 	}
-	if vw != nil {
-		if err := vw.close(); err != nil {
-			bi.Close()
-			return err
-		}
-		m.Rows = vw.rows
-		m.Embedder.Dims = vw.dims
-	} else if ix.emb != nil && total > 0 {
-		configured := ix.emb.Info()
-		m.Embedder, m.Fallback = EmbedderInfo{Name: noneName}, &configured
-	}
-	if err := bi.Close(); err != nil {
-		return fmt.Errorf("close bleve index: %w", err)
-	}
-	files.commit()
-	m.setDirs(sr.dirs)
-	m.Commit = head
-	m.Docs = m.indexedDocs()
-	return m.save(ix.genPath(gen, "manifest.bin"))
+	return vw, nil
 }
 
 // sizeVectors fixes the vector store's dimensions from the embedder.

@@ -101,45 +101,16 @@ func (ix *Index) update(ctx context.Context, hint *delta) (uint64, error) {
 	}
 	defer gl.unlock()
 	mpath := ix.genPath(gen, "manifest.bin")
-	var m *manifest
-	d := hint
-	if d != nil && d.m.unchangedOnDisk(mpath) {
-		m = d.m // nobody wrote since the reader looked: its work stands
-	} else {
-		if m, err = loadManifest(mpath); err != nil {
-			return 0, fmt.Errorf("%w: %v", errRebuild, err)
-		}
-		d = nil
-	}
-	if !ix.serves(m) {
-		return 0, fmt.Errorf("%w: embedder changed", errRebuild)
-	}
-	if err := m.checkStores(ix.l.genDir(gen)); err != nil {
-		return 0, fmt.Errorf("%w: %v", errRebuild, err)
-	}
-	if d == nil {
-		if d, err = ix.diff(m); err != nil {
-			return 0, err
-		}
+	m, d, err := ix.manifestAndDelta(gen, mpath, hint)
+	if err != nil {
+		return 0, err
 	}
 	if !d.needsWrite(m) {
 		return m.Seq, nil // another process got here first
 	}
 	files := m.edit()
 	if len(d.changed) > 0 || len(d.removed) > 0 {
-		bi, err := bleve.Open(ix.genPath(gen, "bleve"))
-		if err != nil {
-			return 0, fmt.Errorf("%w: open bleve index for writing: %v", errRebuild, err)
-		}
-		if n, err := bi.DocCount(); err != nil || int(n) != m.Docs {
-			bi.Close()
-			return 0, fmt.Errorf("%w: bleve holds %d documents, the manifest %d", errRebuild, n, m.Docs)
-		}
-		err = ix.apply(ctx, gen, bi, m, files, d)
-		if cerr := bi.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("close bleve index: %w", cerr)
-		}
-		if err != nil {
+		if err := ix.writeDelta(ctx, gen, m, files, d); err != nil {
 			return 0, err
 		}
 	}
@@ -158,6 +129,53 @@ func (ix *Index) update(ctx context.Context, hint *delta) (uint64, error) {
 		return 0, err
 	}
 	return m.Seq, nil
+}
+
+// manifestAndDelta is the generation's manifest and what changed since
+// it: the reader's work (hint) when nobody wrote since it looked, else
+// read afresh. A manifest this index cannot serve is errRebuild.
+func (ix *Index) manifestAndDelta(gen, mpath string, hint *delta) (*manifest, *delta, error) {
+	var m *manifest
+	var err error
+	d := hint
+	if d != nil && d.m.unchangedOnDisk(mpath) {
+		m = d.m // nobody wrote since the reader looked: its work stands
+	} else {
+		if m, err = loadManifest(mpath); err != nil {
+			return nil, nil, fmt.Errorf("%w: %v", errRebuild, err)
+		}
+		d = nil
+	}
+	if !ix.serves(m) {
+		return nil, nil, fmt.Errorf("%w: embedder changed", errRebuild)
+	}
+	if err := m.checkStores(ix.l.genDir(gen)); err != nil {
+		return nil, nil, fmt.Errorf("%w: %v", errRebuild, err)
+	}
+	if d == nil {
+		if d, err = ix.diff(m); err != nil {
+			return nil, nil, err
+		}
+	}
+	return m, d, nil
+}
+
+// writeDelta applies changed and removed memories to the generation's
+// bleve index; one whose size disagrees with the manifest is errRebuild.
+func (ix *Index) writeDelta(ctx context.Context, gen string, m *manifest, files *edit, d *delta) error {
+	bi, err := bleve.Open(ix.genPath(gen, "bleve"))
+	if err != nil {
+		return fmt.Errorf("%w: open bleve index for writing: %v", errRebuild, err)
+	}
+	if n, err := bi.DocCount(); err != nil || int(n) != m.Docs {
+		bi.Close()
+		return fmt.Errorf("%w: bleve holds %d documents, the manifest %d", errRebuild, n, m.Docs)
+	}
+	err = ix.apply(ctx, gen, bi, m, files, d)
+	if cerr := bi.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("close bleve index: %w", cerr)
+	}
+	return err
 }
 
 // parsed is one changed file read for indexing.

@@ -3,6 +3,8 @@ package retrieve
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/cairnmem/cairn/index"
@@ -18,20 +20,8 @@ func (r *Retriever) Related(ctx context.Context, uri schema.URI, limit int) ([]I
 	}
 	var out []Item
 	err := r.views(ctx, func(vs []*index.View) error {
-		docs := func(uris []schema.URI) (map[string]index.Doc, error) {
-			all := map[string]index.Doc{}
-			for _, v := range vs {
-				ds, err := v.Docs(uris)
-				if err != nil {
-					return nil, err
-				}
-				for k, d := range ds {
-					all[k] = d
-				}
-			}
-			return all, nil
-		}
-		self, err := docs([]schema.URI{uri})
+		n := &neighbours{vs: vs, from: uri.String(), items: map[string]*Item{}}
+		self, err := n.docs([]schema.URI{uri})
 		if err != nil {
 			return err
 		}
@@ -39,99 +29,17 @@ func (r *Retriever) Related(ctx context.Context, uri schema.URI, limit int) ([]I
 		if !ok {
 			return fmt.Errorf("%w: no memory at %s (if the file exists, `cairn doctor` says why it is not valid)", index.ErrNotIndexed, uri)
 		}
-		items := map[string]*Item{}
-		add := func(d index.Doc, score float64, why string) {
-			key := d.URI.String()
-			if key == uri.String() {
-				return
-			}
-			it, ok := items[key]
-			if !ok {
-				it = &Item{Doc: d, Scope: d.URI.Scope}
-				items[key] = it
-			}
-			it.Score += score
-			it.Parts = append(it.Parts, Part{Name: why, Value: 1, Effect: score})
-			if it.Note == "" {
-				it.Note = why
-			} else if !strings.Contains(it.Note, why) {
-				it.Note += ", " + why
-			}
-		}
-		var out1 []schema.URI
-		for _, l := range append(append([]string{}, me.Links...), me.Supersedes...) {
-			if u, err := schema.ParseURI(l, me.URI.Scope); err == nil {
-				out1 = append(out1, u)
-			}
-		}
-		if me.SupersededBy != "" {
-			if u, err := schema.ParseURI(me.SupersededBy, me.URI.Scope); err == nil {
-				out1 = append(out1, u)
-			}
-		}
-		linked, err := docs(out1)
-		if err != nil {
+		if err := n.linkedFrom(me); err != nil {
 			return err
 		}
-		for _, d := range linked {
-			why := "links to it"
-			switch {
-			case d.URI.String() == me.SupersededBy:
-				why = "supersedes it"
-			case contains(me.Supersedes, d.URI.String()):
-				why = "superseded by it"
-			default:
-				why = "it links here"
-			}
-			add(d, 1, why)
-		}
 		for _, v := range vs {
-			if len(me.Wiki) > 0 {
-				byName, err := v.ByName(me.Wiki)
-				if err != nil {
-					return err
-				}
-				for _, n := range me.Wiki {
-					if d, ok := byName[n]; ok {
-						add(d, 1, "it links here")
-					} else if d, ok := byName[schema.Slugify(n)]; ok {
-						add(d, 1, "it links here")
-					}
-				}
-			}
-			back, err := v.List(index.Query{LinksTo: []string{uri.String()}, Depth: 50})
-			if err != nil {
+			if err := n.inView(v, me); err != nil {
 				return err
 			}
-			for _, d := range back {
-				add(d, 0.9, "links to it")
-			}
-			for _, tag := range me.Tags {
-				same, err := v.List(index.Query{Tags: []string{tag}, Depth: 50})
-				if err != nil {
-					return err
-				}
-				for _, d := range same {
-					add(d, 0.3, "shares tag "+tag)
-				}
-			}
-			if me.Session != "" {
-				for _, d := range mustList(v.List(index.Query{Depth: 200})) {
-					if d.Session == me.Session {
-						add(d, 0.2, "same session")
-					}
-				}
-			}
 		}
-		var list []*Item
-		for _, it := range items {
-			list = append(list, it)
-		}
+		list := slices.Collect(maps.Values(n.items))
 		sortItems(list)
-		for i, it := range list {
-			if i == limit {
-				break
-			}
+		for _, it := range list[:min(limit, len(list))] {
 			out = append(out, *it)
 		}
 		return nil
@@ -139,18 +47,123 @@ func (r *Retriever) Related(ctx context.Context, uri schema.URI, limit int) ([]I
 	return out, err
 }
 
-func mustList(ds []index.Doc, err error) []index.Doc {
-	if err != nil {
-		return nil
-	}
-	return ds
+// neighbours gathers the memories related to the one at from, each with
+// its summed strength and the relations that make it a neighbour.
+type neighbours struct {
+	vs    []*index.View
+	from  string
+	items map[string]*Item
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
+// docs finds memories in every view.
+func (n *neighbours) docs(uris []schema.URI) (map[string]index.Doc, error) {
+	all := map[string]index.Doc{}
+	for _, v := range n.vs {
+		ds, err := v.Docs(uris)
+		if err != nil {
+			return nil, err
+		}
+		maps.Copy(all, ds)
+	}
+	return all, nil
+}
+
+// add counts d as a neighbour for a reason, with a strength.
+func (n *neighbours) add(d index.Doc, score float64, why string) {
+	key := d.URI.String()
+	if key == n.from {
+		return
+	}
+	it, ok := n.items[key]
+	if !ok {
+		it = &Item{Doc: d, Scope: d.URI.Scope}
+		n.items[key] = it
+	}
+	it.Score += score
+	it.Parts = append(it.Parts, Part{Name: why, Value: 1, Effect: score})
+	if it.Note == "" {
+		it.Note = why
+	} else if !strings.Contains(it.Note, why) {
+		it.Note += ", " + why
+	}
+}
+
+// linkedFrom adds what me names: its links, what it supersedes and what
+// supersedes it.
+func (n *neighbours) linkedFrom(me index.Doc) error {
+	var out []schema.URI
+	for _, l := range append(append([]string{}, me.Links...), me.Supersedes...) {
+		if u, err := schema.ParseURI(l, me.URI.Scope); err == nil {
+			out = append(out, u)
 		}
 	}
-	return false
+	if me.SupersededBy != "" {
+		if u, err := schema.ParseURI(me.SupersededBy, me.URI.Scope); err == nil {
+			out = append(out, u)
+		}
+	}
+	linked, err := n.docs(out)
+	if err != nil {
+		return err
+	}
+	for _, d := range linked {
+		var why string
+		switch {
+		case d.URI.String() == me.SupersededBy:
+			why = "supersedes it"
+		case slices.Contains(me.Supersedes, d.URI.String()):
+			why = "superseded by it"
+		default:
+			why = "it links here"
+		}
+		n.add(d, 1, why)
+	}
+	return nil
+}
+
+// inView adds what one view relates to me: its wiki links, back links,
+// memories sharing a tag, and memories of the same session.
+func (n *neighbours) inView(v *index.View, me index.Doc) error {
+	if len(me.Wiki) > 0 {
+		byName, err := v.ByName(me.Wiki)
+		if err != nil {
+			return err
+		}
+		for _, name := range me.Wiki {
+			if d, ok := byName[name]; ok {
+				n.add(d, 1, "it links here")
+			} else if d, ok := byName[schema.Slugify(name)]; ok {
+				n.add(d, 1, "it links here")
+			}
+		}
+	}
+	back, err := v.List(index.Query{LinksTo: []string{n.from}, Depth: 50})
+	if err != nil {
+		return err
+	}
+	for _, d := range back {
+		n.add(d, 0.9, "links to it")
+	}
+	for _, tag := range me.Tags {
+		same, err := v.List(index.Query{Tags: []string{tag}, Depth: 50})
+		if err != nil {
+			return err
+		}
+		for _, d := range same {
+			n.add(d, 0.3, "shares tag "+tag)
+		}
+	}
+	if me.Session != "" {
+		// A view that cannot list costs the session relation only.
+		all, err := v.List(index.Query{Depth: 200})
+		if err != nil {
+			return nil
+		}
+		for _, d := range all {
+			if d.Session == me.Session {
+				n.add(d, 0.2, "same session")
+			}
+		}
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package retrieve
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strings"
 	"time"
 
@@ -91,52 +92,12 @@ func (r *Retriever) search(ctx context.Context, vs []*index.View, req Request) (
 	}
 	q := index.Query{Text: s.time.Topic, Kinds: req.Kinds, Tags: req.Tags, Statuses: req.Statuses, Since: req.Since, Until: req.Until,
 		Limit: req.Depth, Depth: req.Depth, Mode: req.Mode}
-	items := map[string]*Item{}
-	var order []*Item
-	get := func(h index.Hit) *Item {
-		key := h.URI.String()
-		if it, ok := items[key]; ok {
-			return it
-		}
-		it := &Item{Doc: h.Doc, Scope: h.Scope}
-		items[key] = it
-		order = append(order, it)
-		return it
-	}
-	var cands []*index.Candidates
-	for _, v := range vs {
-		c, err := v.Candidates(q)
-		if err != nil {
-			return nil, err
-		}
-		cands = append(cands, c)
-		res.Warnings = append(res.Warnings, c.Warnings...)
-	}
-	hits, mode := fuse(cands)
-	res.Mode = mode
-	if req.Mode != "" && req.Mode != index.ModeHybrid {
-		res.Mode = req.Mode
+	hits, err := candidates(vs, q, req.Mode, res)
+	if err != nil {
+		return nil, err
 	}
 	// Archived memories stay out unless asked for by status.
-	wantArchived := false
-	for _, st := range req.Statuses {
-		wantArchived = wantArchived || st == schema.StatusArchived
-	}
-	for _, h := range hits {
-		if h.Doc.Status == schema.StatusArchived && !wantArchived {
-			continue
-		}
-		it := get(h)
-		it.Signals = h.Signals
-		for _, sig := range h.Signals {
-			switch sig.Name {
-			case index.SignalText:
-				s.textMax = max(s.textMax, sig.Score)
-			case index.SignalVector:
-				s.vecMax = max(s.vecMax, sig.Score)
-			}
-		}
-	}
+	items, order := s.collect(hits, wantsStatus(req.Statuses, schema.StatusArchived))
 	res.Total = len(order)
 	s.listing = strings.TrimSpace(req.Query) == ""
 	kept := order[:0]
@@ -173,6 +134,56 @@ func (r *Retriever) search(ctx context.Context, vs []*index.View, req Request) (
 	return res, nil
 }
 
+// candidates asks every view for its candidates and fuses them; res gets
+// the views' warnings and the mode that ranked.
+func candidates(vs []*index.View, q index.Query, mode index.Mode, res *Result) ([]index.Hit, error) {
+	var cands []*index.Candidates
+	for _, v := range vs {
+		c, err := v.Candidates(q)
+		if err != nil {
+			return nil, err
+		}
+		cands = append(cands, c)
+		res.Warnings = append(res.Warnings, c.Warnings...)
+	}
+	hits, fused := fuse(cands)
+	res.Mode = fused
+	if mode != "" && mode != index.ModeHybrid {
+		res.Mode = mode
+	}
+	return hits, nil
+}
+
+// collect makes an item of each hit, once per memory, in the hits' order,
+// leaving archived memories out unless wanted, and notes the strongest
+// text and vector scores for normalization.
+func (s *scorer) collect(hits []index.Hit, wantArchived bool) (map[string]*Item, []*Item) {
+	items := map[string]*Item{}
+	var order []*Item
+	for _, h := range hits {
+		if h.Doc.Status == schema.StatusArchived && !wantArchived {
+			continue
+		}
+		key := h.URI.String()
+		it, ok := items[key]
+		if !ok {
+			it = &Item{Doc: h.Doc, Scope: h.Scope}
+			items[key] = it
+			order = append(order, it)
+		}
+		it.Signals = h.Signals
+		for _, sig := range h.Signals {
+			switch sig.Name {
+			case index.SignalText:
+				s.textMax = max(s.textMax, sig.Score)
+			case index.SignalVector:
+				s.vecMax = max(s.vecMax, sig.Score)
+			}
+		}
+	}
+	return items, order
+}
+
 func wantsStatus(sts []schema.Status, want schema.Status) bool {
 	for _, s := range sts {
 		if s == want {
@@ -189,75 +200,29 @@ func (r *Retriever) linkShare(vs []*index.View, s *scorer, items map[string]*Ite
 	if w == 0 || len(*order) == 0 {
 		return nil
 	}
-	top := (*order)[:min(linkFanout, len(*order))]
-	bonus := map[string]float64{}
-	from := map[string]string{}
-	give := func(uri string, src *Item) {
-		if uri == src.URI.String() {
-			return
-		}
-		if b := w * src.Score; b > bonus[uri] {
-			bonus[uri], from[uri] = b, src.URI.String()
-		}
-	}
+	ls := &linkShares{w: w, top: (*order)[:min(linkFanout, len(*order))], bonus: map[string]float64{}, from: map[string]string{}, docs: map[string]index.Doc{}}
 	var targets []schema.URI
 	var wiki []string
 	var topURIs []string
-	for _, it := range top {
+	for _, it := range ls.top {
 		topURIs = append(topURIs, it.URI.String())
 		for _, l := range it.Links {
 			if u, err := schema.ParseURI(l, it.Scope); err == nil {
 				targets = append(targets, u)
-				give(u.String(), it)
+				ls.give(u.String(), it)
 			}
 		}
 		wiki = append(wiki, it.Wiki...)
 	}
-	docs := map[string]index.Doc{}
 	for _, v := range vs {
-		ds, err := v.Docs(targets)
-		if err != nil {
+		if err := ls.inView(v, targets, wiki, topURIs); err != nil {
 			return err
-		}
-		for k, d := range ds {
-			docs[k] = d
-		}
-		if len(wiki) > 0 {
-			byName, err := v.ByName(wiki)
-			if err != nil {
-				return err
-			}
-			for _, it := range top {
-				for _, name := range it.Wiki {
-					if d, ok := byName[name]; ok {
-						docs[d.URI.String()] = d
-						give(d.URI.String(), it)
-					} else if d, ok := byName[schema.Slugify(name)]; ok {
-						docs[d.URI.String()] = d
-						give(d.URI.String(), it)
-					}
-				}
-			}
-		}
-		back, err := v.List(index.Query{LinksTo: topURIs, Depth: 20})
-		if err != nil {
-			return err
-		}
-		for _, d := range back {
-			docs[d.URI.String()] = d
-			for _, l := range d.Links {
-				for _, it := range top {
-					if l == it.URI.String() {
-						give(d.URI.String(), it)
-					}
-				}
-			}
 		}
 	}
-	for uri, b := range bonus {
+	for uri, b := range ls.bonus {
 		it, ok := items[uri]
 		if !ok {
-			d, found := docs[uri]
+			d, found := ls.docs[uri]
 			if !found {
 				continue
 			}
@@ -267,12 +232,75 @@ func (r *Retriever) linkShare(vs []*index.View, s *scorer, items map[string]*Ite
 			}
 			items[uri] = it
 			*order = append(*order, it)
-			it.Note = "linked with " + from[uri]
+			it.Note = "linked with " + ls.from[uri]
 		}
 		it.Score += b
 		it.Parts = append(it.Parts, Part{Name: "link", Value: 1, Effect: b})
 	}
 	sortItems(*order)
+	return nil
+}
+
+// linkShares are the shares of score the strongest hits (top) give the
+// memories linked with them: the best share per memory, whom it came
+// from, and the memories' documents.
+type linkShares struct {
+	w     float64
+	top   []*Item
+	bonus map[string]float64
+	from  map[string]string
+	docs  map[string]index.Doc
+}
+
+// give offers the memory at uri a share of src's score; it keeps the best.
+func (ls *linkShares) give(uri string, src *Item) {
+	if uri == src.URI.String() {
+		return
+	}
+	if b := ls.w * src.Score; b > ls.bonus[uri] {
+		ls.bonus[uri], ls.from[uri] = b, src.URI.String()
+	}
+}
+
+// inView finds in one view the documents of the top hits' link targets,
+// the memories their wiki links name, and the memories linking to them.
+func (ls *linkShares) inView(v *index.View, targets []schema.URI, wiki, topURIs []string) error {
+	ds, err := v.Docs(targets)
+	if err != nil {
+		return err
+	}
+	maps.Copy(ls.docs, ds)
+	if len(wiki) > 0 {
+		byName, err := v.ByName(wiki)
+		if err != nil {
+			return err
+		}
+		for _, it := range ls.top {
+			for _, name := range it.Wiki {
+				if d, ok := byName[name]; ok {
+					ls.docs[d.URI.String()] = d
+					ls.give(d.URI.String(), it)
+				} else if d, ok := byName[schema.Slugify(name)]; ok {
+					ls.docs[d.URI.String()] = d
+					ls.give(d.URI.String(), it)
+				}
+			}
+		}
+	}
+	back, err := v.List(index.Query{LinksTo: topURIs, Depth: 20})
+	if err != nil {
+		return err
+	}
+	for _, d := range back {
+		ls.docs[d.URI.String()] = d
+		for _, l := range d.Links {
+			for _, it := range ls.top {
+				if l == it.URI.String() {
+					ls.give(d.URI.String(), it)
+				}
+			}
+		}
+	}
 	return nil
 }
 

@@ -79,75 +79,7 @@ func count(s string) float64 {
 // ParseTime reads time expressions in a query, relative to now.
 func ParseTime(query string, now time.Time) TimeIntent {
 	q := strings.ToLower(query)
-	var ti TimeIntent
-	set := func(from, to time.Time, phrase string) {
-		if ti.Window == nil {
-			ti.Window = &Window{From: from, To: to, Phrase: phrase}
-		}
-	}
-	if m := reAgo.FindStringSubmatch(q); m != nil {
-		span := time.Duration(count(m[1]) * float64(units[m[2]]))
-		// "two months ago" is rarely exact: allow a quarter either way,
-		// and at least a day.
-		slack := time.Duration(math.Max(float64(span)/4, float64(day)))
-		center := now.Add(-span)
-		set(center.Add(-slack), center.Add(slack), m[0])
-	}
-	if m := rePast.FindStringSubmatch(q); m != nil {
-		span := time.Duration(count(strings.TrimSuffix(m[1], " of")) * float64(units[m[2]]))
-		set(now.Add(-span), now, m[0])
-	}
-	if m := reDay.FindStringSubmatch(q); m != nil {
-		today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location())
-		switch m[1] {
-		case "yesterday", "last night":
-			set(today.Add(-day), today, m[0])
-		case "the day before yesterday":
-			set(today.Add(-2*day), today.Add(-day), m[0])
-		default:
-			set(today, now, m[0])
-		}
-	}
-	if m := reLast.FindStringSubmatch(q); m != nil {
-		switch {
-		case m[2] == "weekend" && m[1] != "this":
-			set(now.Add(-9*day), now.Add(-day), m[0])
-		case m[2] == "weekend":
-			// "this weekend" is mostly about plans ahead: no window.
-		case m[2] == "week" && m[1] == "this":
-			set(now.Add(-7*day), now, m[0])
-		case m[2] == "week":
-			set(now.Add(-14*day), now.Add(-5*day), m[0])
-		case m[2] == "month" && m[1] == "this":
-			set(time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, now.Location()), now, m[0])
-		case m[2] == "month":
-			first := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, now.Location())
-			set(first.AddDate(0, -1, 0), first, m[0])
-		case m[2] == "year" && m[1] == "this":
-			set(time.Date(now.Year(), 1, 1, 0, 0, 0, 0, now.Location()), now, m[0])
-		default:
-			set(time.Date(now.Year()-1, 1, 1, 0, 0, 0, 0, now.Location()), time.Date(now.Year(), 1, 1, 0, 0, 0, 0, now.Location()), m[0])
-		}
-	}
-	if m := reInMonth.FindStringSubmatch(q); m != nil {
-		mon := months[m[1]]
-		year := now.Year()
-		if m[2] != "" {
-			year, _ = strconv.Atoi(m[2])
-		} else if mon > now.Month() {
-			year-- // "in May" said in March means last May
-		}
-		from := time.Date(year, mon, 1, 0, 0, 0, 0, now.Location())
-		set(from, from.AddDate(0, 1, 0), m[0])
-	}
-	if m := reYear.FindStringSubmatch(q); m != nil {
-		y, _ := strconv.Atoi(m[1])
-		set(time.Date(y, 1, 1, 0, 0, 0, 0, now.Location()), time.Date(y+1, 1, 1, 0, 0, 0, 0, now.Location()), m[0])
-	}
-	if m := reRecent.FindStringSubmatch(q); m != nil {
-		set(now.Add(-21*day), now, m[0])
-	}
-	ti.Topic = query
+	ti := TimeIntent{Window: window(q, now), Topic: query}
 	if ti.Window != nil {
 		if i := strings.Index(q, ti.Window.Phrase); i >= 0 {
 			ti.Topic = strings.TrimSpace(query[:i] + " " + query[i+len(ti.Window.Phrase):])
@@ -160,6 +92,116 @@ func ParseTime(query string, now time.Time) TimeIntent {
 		ti.Order = OrderLatest
 	}
 	return ti
+}
+
+// window is the time a lower-cased query names, by the first kind of
+// phrase found in this order: ago, past, day, last, in month, year,
+// recent; nil when it names none.
+func window(q string, now time.Time) *Window {
+	for _, f := range []func(string, time.Time) *Window{agoWindow, pastWindow, dayWindow, lastWindow, monthWindow, yearWindow, recentlyWindow} {
+		if w := f(q, now); w != nil {
+			return w
+		}
+	}
+	return nil
+}
+
+func agoWindow(q string, now time.Time) *Window {
+	m := reAgo.FindStringSubmatch(q)
+	if m == nil {
+		return nil
+	}
+	span := time.Duration(count(m[1]) * float64(units[m[2]]))
+	// "two months ago" is rarely exact: allow a quarter either way, and at
+	// least a day.
+	slack := time.Duration(math.Max(float64(span)/4, float64(day)))
+	center := now.Add(-span)
+	return &Window{From: center.Add(-slack), To: center.Add(slack), Phrase: m[0]}
+}
+
+func pastWindow(q string, now time.Time) *Window {
+	m := rePast.FindStringSubmatch(q)
+	if m == nil {
+		return nil
+	}
+	span := time.Duration(count(strings.TrimSuffix(m[1], " of")) * float64(units[m[2]]))
+	return &Window{From: now.Add(-span), To: now, Phrase: m[0]}
+}
+
+func dayWindow(q string, now time.Time) *Window {
+	m := reDay.FindStringSubmatch(q)
+	if m == nil {
+		return nil
+	}
+	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location())
+	switch m[1] {
+	case "yesterday", "last night":
+		return &Window{From: today.Add(-day), To: today, Phrase: m[0]}
+	case "the day before yesterday":
+		return &Window{From: today.Add(-2 * day), To: today.Add(-day), Phrase: m[0]}
+	}
+	return &Window{From: today, To: now, Phrase: m[0]}
+}
+
+// lastWindow reads "last week", "this month", "last year" and the like.
+func lastWindow(q string, now time.Time) *Window {
+	m := reLast.FindStringSubmatch(q)
+	if m == nil {
+		return nil
+	}
+	w := func(from, to time.Time) *Window { return &Window{From: from, To: to, Phrase: m[0]} }
+	jan1 := func(y int) time.Time { return time.Date(y, 1, 1, 0, 0, 0, 0, now.Location()) }
+	first := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, now.Location())
+	this := m[1] == "this"
+	switch {
+	case m[2] == "weekend" && !this:
+		return w(now.Add(-9*day), now.Add(-day))
+	case m[2] == "weekend":
+		return nil // "this weekend" is mostly about plans ahead: no window
+	case m[2] == "week" && this:
+		return w(now.Add(-7*day), now)
+	case m[2] == "week":
+		return w(now.Add(-14*day), now.Add(-5*day))
+	case m[2] == "month" && this:
+		return w(first, now)
+	case m[2] == "month":
+		return w(first.AddDate(0, -1, 0), first)
+	case m[2] == "year" && this:
+		return w(jan1(now.Year()), now)
+	}
+	return w(jan1(now.Year()-1), jan1(now.Year()))
+}
+
+func monthWindow(q string, now time.Time) *Window {
+	m := reInMonth.FindStringSubmatch(q)
+	if m == nil {
+		return nil
+	}
+	mon := months[m[1]]
+	year := now.Year()
+	if m[2] != "" {
+		year, _ = strconv.Atoi(m[2])
+	} else if mon > now.Month() {
+		year-- // "in May" said in March means last May
+	}
+	from := time.Date(year, mon, 1, 0, 0, 0, 0, now.Location())
+	return &Window{From: from, To: from.AddDate(0, 1, 0), Phrase: m[0]}
+}
+
+func yearWindow(q string, now time.Time) *Window {
+	m := reYear.FindStringSubmatch(q)
+	if m == nil {
+		return nil
+	}
+	y, _ := strconv.Atoi(m[1])
+	return &Window{From: time.Date(y, 1, 1, 0, 0, 0, 0, now.Location()), To: time.Date(y+1, 1, 1, 0, 0, 0, 0, now.Location()), Phrase: m[0]}
+}
+
+func recentlyWindow(q string, now time.Time) *Window {
+	if m := reRecent.FindStringSubmatch(q); m != nil {
+		return &Window{From: now.Add(-21 * day), To: now, Phrase: m[0]}
+	}
+	return nil
 }
 
 // Fit is how well a time matches the window: 1 inside, falling off

@@ -49,6 +49,40 @@ const utf8BOM = "\ufeff"
 // and kept; the body is given with "\n" line endings.
 func Parse(file string, data []byte) (*Memory, error) {
 	verr := &ValidationError{}
+	d, fmText := splitDocument(file, data, verr)
+	if d == nil {
+		return nil, verr
+	}
+	m := &Memory{doc: d}
+	var root yaml.Node
+	if err := yaml.Unmarshal(fmText, &root); err != nil {
+		yamlSyntax(verr, file, d, fmText, err)
+		return nil, verr
+	}
+	mapping := &yaml.Node{Kind: yaml.MappingNode}
+	if len(root.Content) > 0 {
+		mapping = root.Content[0]
+	}
+	if mapping.Kind != yaml.MappingNode {
+		verr.add(file, d.lineOffset+mapping.Line, "frontmatter", "want key: value fields, found a %s", nodeKind(mapping))
+		return nil, verr
+	}
+	decodeFields(verr, file, m, mapping)
+	m.Body = trimBody(strings.ReplaceAll(d.body, "\r\n", "\n"))
+	if err := verr.orNil(); err != nil {
+		return nil, err
+	}
+	orig := m.Clone()
+	orig.doc = nil
+	d.orig = orig
+	return m, nil
+}
+
+// splitDocument cuts a file into its parts around the frontmatter's ---
+// lines, keeping each byte for a faithful rewrite; it returns the
+// frontmatter's text too. A file whose frontmatter cannot be found is
+// nil, with the reason in verr.
+func splitDocument(file string, data []byte, verr *ValidationError) (*document, []byte) {
 	raw := data
 	bom := bytes.HasPrefix(data, []byte(utf8BOM))
 	if bom {
@@ -67,16 +101,16 @@ func Parse(file string, data []byte) (*Memory, error) {
 			} else {
 				verr.add(file, 1, "frontmatter", "missing: a memory starts with a --- line, its fields, and another --- line")
 			}
-			return nil, verr
+			return nil, nil
 		}
 		verr.add(file, 0, "frontmatter", "%v", err)
-		return nil, verr
+		return nil, nil
 	}
 	headLen := len(data) - len(body)
 	open := openingLen(data)
 	if open+len(fmText) > headLen {
 		verr.add(file, 1, "frontmatter", "cannot locate the fields between the --- lines")
-		return nil, verr
+		return nil, nil
 	}
 	d := &document{
 		raw:   string(raw),
@@ -93,38 +127,37 @@ func Parse(file string, data []byte) (*Memory, error) {
 	if bom {
 		d.head = utf8BOM + d.head
 	}
+	return d, fmText
+}
 
-	m := &Memory{doc: d}
-	var root yaml.Node
-	if err := yaml.Unmarshal(fmText, &root); err != nil {
-		line := 0
-		msg := cleanYAMLError(err).Error()
-		if sm := yamlLine.FindStringSubmatch(msg); sm != nil {
-			n, _ := strconv.Atoi(sm[1])
-			msg = strings.TrimSpace(yamlLine.ReplaceAllString(msg, ""))
-			msg = strings.TrimPrefix(msg, ": ")
-			// yaml.v3 reports parser errors ("did not find expected ...") at
-			// the 0-based line of their context, one short of the real line.
-			if strings.HasPrefix(msg, "did not find expected") {
-				n++
-			}
-			line = d.lineOffset + n
-		} else if l, r := FindControl(string(fmText)); l > 0 {
-			// yaml.v3 names no line for control characters.
-			line = d.lineOffset + l
-			msg = DescribeControl(r) + " is not allowed (remove it)"
+// yamlSyntax reports a YAML syntax error at its line of the file, which
+// yaml.v3 does not always know.
+func yamlSyntax(verr *ValidationError, file string, d *document, fmText []byte, err error) {
+	line := 0
+	msg := cleanYAMLError(err).Error()
+	if sm := yamlLine.FindStringSubmatch(msg); sm != nil {
+		n, _ := strconv.Atoi(sm[1])
+		msg = strings.TrimSpace(yamlLine.ReplaceAllString(msg, ""))
+		msg = strings.TrimPrefix(msg, ": ")
+		// yaml.v3 reports parser errors ("did not find expected ...") at
+		// the 0-based line of their context, one short of the real line.
+		if strings.HasPrefix(msg, "did not find expected") {
+			n++
 		}
-		verr.add(file, line, "frontmatter", "YAML syntax: %s", msg)
-		return nil, verr
+		line = d.lineOffset + n
+	} else if l, r := FindControl(string(fmText)); l > 0 {
+		// yaml.v3 names no line for control characters.
+		line = d.lineOffset + l
+		msg = DescribeControl(r) + " is not allowed (remove it)"
 	}
-	mapping := &yaml.Node{Kind: yaml.MappingNode}
-	if len(root.Content) > 0 {
-		mapping = root.Content[0]
-	}
-	if mapping.Kind != yaml.MappingNode {
-		verr.add(file, d.lineOffset+mapping.Line, "frontmatter", "want key: value fields, found a %s", nodeKind(mapping))
-		return nil, verr
-	}
+	verr.add(file, line, "frontmatter", "YAML syntax: %s", msg)
+}
+
+// decodeFields sets m's fields from the frontmatter's mapping, records
+// where each key's lines are for rewrites, and reports duplicate and bad
+// fields by line.
+func decodeFields(verr *ValidationError, file string, m *Memory, mapping *yaml.Node) {
+	d := m.doc
 	lines := splitLines(d.fm)
 	seen := map[string]int{}
 	for i := 0; i+1 < len(mapping.Content); i += 2 {
@@ -148,14 +181,6 @@ func Parse(file string, data []byte) (*Memory, error) {
 			}
 		}
 	}
-	m.Body = trimBody(strings.ReplaceAll(d.body, "\r\n", "\n"))
-	if err := verr.orNil(); err != nil {
-		return nil, err
-	}
-	orig := m.Clone()
-	orig.doc = nil
-	d.orig = orig
-	return m, nil
 }
 
 // relLine rewrites "line N" inside a nested error to a file line.

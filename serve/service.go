@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/cairnmem/cairn/extract"
-	"github.com/cairnmem/cairn/index"
 	"github.com/cairnmem/cairn/retrieve"
 	"github.com/cairnmem/cairn/schema"
 	"github.com/cairnmem/cairn/vault"
@@ -79,20 +78,6 @@ func (s *Service) scopes() []schema.Scope {
 	return out
 }
 
-func (s *Service) retriever() (*retrieve.Retriever, error) {
-	var ixs []*index.Index
-	for _, sc := range s.scopes() {
-		ix, err := s.App.Index(s.vault(sc))
-		if err != nil {
-			return nil, err
-		}
-		ixs = append(ixs, ix)
-	}
-	r := retrieve.New(ixs)
-	r.Now = s.Now
-	return r, nil
-}
-
 // resolve parses a URI (mem://..., or a vault path meaning the project)
 // and finds its vault.
 func (s *Service) resolve(raw string) (schema.URI, *vault.Vault, error) {
@@ -147,7 +132,7 @@ type SearchInput struct {
 
 // Search ranks memories of every vault.
 func (s *Service) Search(ctx context.Context, in SearchInput) ([]Card, error) {
-	req := retrieve.Request{Query: in.Query, Tags: in.Tags, Limit: clamp(in.Limit, 10, 50), Session: extract.SanitizeLine(in.Session)}
+	req := retrieve.Request{Query: in.Query, Tags: in.Tags, Limit: clamp(in.Limit, 10, 50), Session: in.Session}
 	for _, k := range in.Kinds {
 		kind, err := schema.ParseKind(k)
 		if err != nil {
@@ -162,11 +147,7 @@ func (s *Service) Search(ctx context.Context, in SearchInput) ([]Card, error) {
 		}
 		req.Since = t
 	}
-	r, err := s.retriever()
-	if err != nil {
-		return nil, err
-	}
-	res, err := r.Search(ctx, req)
+	res, err := s.App.Search(ctx, "", req)
 	if err != nil {
 		return nil, err
 	}
@@ -258,12 +239,8 @@ func (s *Service) Context(ctx context.Context, in ContextInput) (*ContextOutput,
 	if in.Budget != 0 && (in.Budget < 200 || in.Budget > 8000) {
 		return nil, fmt.Errorf("%w: budget must be between 200 and 8000 tokens", ErrBadRequest)
 	}
-	r, err := s.retriever()
-	if err != nil {
-		return nil, err
-	}
 	session := extract.SanitizeLine(in.Session)
-	p, err := r.Pack(ctx, retrieve.PackRequest{Task: in.Task, Budget: in.Budget, Session: session, OnlyNew: session != "", Record: session != ""})
+	p, err := s.App.Pack(ctx, "", retrieve.PackRequest{Task: in.Task, Budget: in.Budget, Session: session, OnlyNew: session != "", Record: session != ""}, time.Time{})
 	if err != nil {
 		return nil, err
 	}
@@ -282,11 +259,7 @@ func (s *Service) Related(ctx context.Context, uri string, limit int) ([]Card, e
 	if err != nil {
 		return nil, err
 	}
-	r, err := s.retriever()
-	if err != nil {
-		return nil, err
-	}
-	items, err := r.Related(ctx, u, clamp(limit, 10, 50))
+	items, err := s.App.Related(ctx, u, clamp(limit, 10, 50))
 	if err != nil {
 		return nil, notFound(err)
 	}
@@ -299,18 +272,11 @@ func (s *Service) Related(ctx context.Context, uri string, limit int) ([]Card, e
 
 // History is the log of one memory, newest first.
 func (s *Service) History(uri string, limit int) ([]vault.Commit, error) {
-	u, v, err := s.resolve(uri)
+	u, _, err := s.resolve(uri)
 	if err != nil {
 		return nil, err
 	}
-	commits, err := v.Log(vault.LogOptions{URI: &u, Limit: clamp(limit, 50, 500)})
-	if err != nil {
-		return nil, err
-	}
-	if len(commits) == 0 {
-		return nil, fmt.Errorf("%w: no history for %s", ErrNotFound, u)
-	}
-	return commits, nil
+	return s.App.History(&u, "", clamp(limit, 50, 500))
 }
 
 // Forget removes a memory in a commit; history keeps it.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/cairnmem/cairn/config"
@@ -73,67 +74,15 @@ func Init(ctx context.Context, opts InitOptions) (*InitResult, error) {
 		return nil, err
 	}
 	res.GitDir = gitDir
-	if _, err := os.Stat(filepath.Join(gitDir, "HEAD")); errors.Is(err, os.ErrNotExist) {
-		st := filesystem.NewStorage(osfs.New(gitDir), cache.NewObjectLRUDefault())
-		if _, err := git.InitWithOptions(st, osfs.New(root), git.InitOptions{DefaultBranch: plumbing.NewBranchReferenceName("main")}); err != nil {
-			return nil, fmt.Errorf("git init %s: %w", gitDir, err)
-		}
-		res.CreatedRepo = true
-		if opts.Tracked {
-			// go-git links a separate work tree with a ".git" file; inside a
-			// project that tracks .memory/ it would read as an embedded
-			// repository, so drop it (core.worktree still names the tree).
-			if fi, err := os.Lstat(filepath.Join(root, ".git")); err == nil && !fi.IsDir() {
-				if err := os.Remove(filepath.Join(root, ".git")); err != nil {
-					return nil, err
-				}
-			}
-		}
-	}
-	files := map[string][]byte{
-		config.FileName:  templates.Config(),
-		".gitignore":     []byte(defaultGitignore),
-		".gitattributes": []byte(mergeDriverAttributes),
-	}
-	for _, name := range []string{config.FileName, ".gitignore", ".gitattributes"} {
-		p := filepath.Join(root, name)
-		if _, err := os.Stat(p); err == nil {
-			continue
-		}
-		if err := writeFileAtomic(p, files[name], 0o644); err != nil {
-			return nil, err
-		}
-		res.CreatedFiles = append(res.CreatedFiles, name)
-	}
-	v, err := Open(root, opts.Scope)
-	if err != nil {
+	if res.CreatedRepo, err = initRepo(root, gitDir, opts.Tracked); err != nil {
 		return nil, err
 	}
-	// Commit the files this run created, and any a crashed earlier run left
-	// uncommitted; never sweep a later hand edit of them into "init".
-	created := map[string]bool{}
-	for _, name := range res.CreatedFiles {
-		created[name] = true
-	}
-	cr, err := v.Update(ctx, CommitMeta{Verb: "init", Subject: "init: " + schema.Scheme + string(opts.Scope), Source: "cli"}, func(tx *Tx) error {
-		for _, name := range []string{config.FileName, ".gitignore", ".gitattributes"} {
-			if !created[name] && v.InHead(name) {
-				continue
-			}
-			data, err := os.ReadFile(filepath.Join(root, name))
-			if err != nil {
-				return err
-			}
-			if err := tx.PutFile(name, data); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
+	if res.CreatedFiles, err = writeStarterFiles(root); err != nil {
 		return nil, err
 	}
-	res.Commit = cr.Commit
+	if res.Commit, err = commitStarterFiles(ctx, root, opts.Scope, res.CreatedFiles); err != nil {
+		return nil, err
+	}
 	if opts.Scope == schema.ScopeProject {
 		_ = RegisterProject(root) // best effort: only cross-project promotion needs it
 	}
@@ -149,6 +98,80 @@ func Init(ctx context.Context, opts InitOptions) (*InitResult, error) {
 		}
 	}
 	return res, nil
+}
+
+// starterFiles are the files a vault starts with, in commit order.
+var starterFiles = []string{config.FileName, ".gitignore", ".gitattributes"}
+
+// initRepo makes the vault's git repository in gitDir unless there is
+// one, and says whether it made it.
+func initRepo(root, gitDir string, tracked bool) (bool, error) {
+	if _, err := os.Stat(filepath.Join(gitDir, "HEAD")); !errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	st := filesystem.NewStorage(osfs.New(gitDir), cache.NewObjectLRUDefault())
+	if _, err := git.InitWithOptions(st, osfs.New(root), git.InitOptions{DefaultBranch: plumbing.NewBranchReferenceName("main")}); err != nil {
+		return false, fmt.Errorf("git init %s: %w", gitDir, err)
+	}
+	if tracked {
+		// go-git links a separate work tree with a ".git" file; inside a
+		// project that tracks .memory/ it would read as an embedded
+		// repository, so drop it (core.worktree still names the tree).
+		if fi, err := os.Lstat(filepath.Join(root, ".git")); err == nil && !fi.IsDir() {
+			if err := os.Remove(filepath.Join(root, ".git")); err != nil {
+				return true, err
+			}
+		}
+	}
+	return true, nil
+}
+
+// writeStarterFiles writes the starter files that are not there, and
+// names those it wrote.
+func writeStarterFiles(root string) ([]string, error) {
+	files := map[string][]byte{
+		config.FileName:  templates.Config(),
+		".gitignore":     []byte(defaultGitignore),
+		".gitattributes": []byte(mergeDriverAttributes),
+	}
+	var created []string
+	for _, name := range starterFiles {
+		p := filepath.Join(root, name)
+		if _, err := os.Stat(p); err == nil {
+			continue
+		}
+		if err := writeFileAtomic(p, files[name], 0o644); err != nil {
+			return created, err
+		}
+		created = append(created, name)
+	}
+	return created, nil
+}
+
+// commitStarterFiles commits the files this run created, and any a
+// crashed earlier run left uncommitted; it never sweeps a later hand
+// edit of them into "init".
+func commitStarterFiles(ctx context.Context, root string, scope schema.Scope, created []string) (string, error) {
+	v, err := Open(root, scope)
+	if err != nil {
+		return "", err
+	}
+	cr, err := v.Update(ctx, CommitMeta{Verb: "init", Subject: "init: " + schema.Scheme + string(scope), Source: "cli"}, func(tx *Tx) error {
+		for _, name := range starterFiles {
+			if !slices.Contains(created, name) && v.InHead(name) {
+				continue
+			}
+			data, err := os.ReadFile(filepath.Join(root, name))
+			if err != nil {
+				return err
+			}
+			if err := tx.PutFile(name, data); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return cr.Commit, err
 }
 
 // initGitDir decides where the vault's history lives and refuses to mix the

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 )
@@ -45,7 +46,35 @@ func (v *Vault) Stale(ctx context.Context) ([]StaleMemory, error) {
 	if err != nil {
 		return nil, nil
 	}
-	hc, err := repo.CommitObject(head.Hash())
+	files, err := headFiles(repo, head.Hash())
+	if err != nil {
+		return nil, err
+	}
+	es, err := v.List(ListOptions{Parse: true})
+	if err != nil {
+		return nil, err
+	}
+	wants, commits := namingFiles(es, files)
+	if len(wants) == 0 {
+		return nil, nil
+	}
+	h, err := walkChanges(ctx, repo, head.Hash(), commits)
+	if err != nil {
+		return nil, err
+	}
+	var out []StaleMemory
+	for _, w := range wants {
+		if s, ok := h.stale(w); ok {
+			out = append(out, s)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].URI < out[j].URI })
+	return out, nil
+}
+
+// headFiles is the set of files in the project's tree at head.
+func headFiles(repo *git.Repository, head plumbing.Hash) (map[string]bool, error) {
+	hc, err := repo.CommitObject(head)
 	if err != nil {
 		return nil, err
 	}
@@ -58,16 +87,19 @@ func (v *Vault) Stale(ctx context.Context) ([]StaleMemory, error) {
 		files[f.Name] = true
 		return nil
 	})
-	// The vault's own location inside the project, to map paths.
-	es, err := v.List(ListOptions{Parse: true})
-	if err != nil {
-		return nil, err
-	}
-	type want struct {
-		e     Entry
-		named []string
-	}
-	var wants []want
+	return files, nil
+}
+
+// naming is a memory and the project files it names.
+type naming struct {
+	e     Entry
+	named []string
+}
+
+// namingFiles is the memories with a code commit that name project
+// files, and the set of their code commits.
+func namingFiles(es []Entry, files map[string]bool) ([]naming, map[string]bool) {
+	var wants []naming
 	commits := map[string]bool{}
 	for _, e := range es {
 		if e.Memory == nil || e.Memory.Source == nil || e.Memory.Source.CodeCommit == "" {
@@ -77,17 +109,24 @@ func (v *Vault) Stale(ctx context.Context) ([]StaleMemory, error) {
 		if len(named) == 0 {
 			continue
 		}
-		wants = append(wants, want{e, named})
+		wants = append(wants, naming{e, named})
 		commits[e.Memory.Source.CodeCommit] = true
 	}
-	if len(wants) == 0 {
-		return nil, nil
-	}
-	// Walk history newest first; remember, per file, the commits that
-	// changed it, and where each code commit sits.
-	pos := map[string]int{}
-	changed := map[string][]int{}
-	iter, err := repo.Log(&git.LogOptions{From: head.Hash(), Order: git.LogOrderCommitterTime})
+	return wants, commits
+}
+
+// changeLog is project history newest first, by position: where each
+// code commit sits, and the commits that changed each file.
+type changeLog struct {
+	pos     map[string]int
+	changed map[string][]int
+}
+
+// walkChanges reads project history from head, newest first, until every
+// code commit is found or staleWalk commits are read.
+func walkChanges(ctx context.Context, repo *git.Repository, head plumbing.Hash, commits map[string]bool) (*changeLog, error) {
+	h := &changeLog{pos: map[string]int{}, changed: map[string][]int{}}
+	iter, err := repo.Log(&git.LogOptions{From: head, Order: git.LogOrderCommitterTime})
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +140,7 @@ func (v *Vault) Stale(ctx context.Context) ([]StaleMemory, error) {
 			return storer.ErrStop
 		}
 		if commits[c.Hash.String()] {
-			pos[c.Hash.String()] = i
+			h.pos[c.Hash.String()] = i
 			found++
 		}
 		paths, err := commitPaths(c)
@@ -109,7 +148,7 @@ func (v *Vault) Stale(ctx context.Context) ([]StaleMemory, error) {
 			return err
 		}
 		for _, p := range paths {
-			changed[p] = append(changed[p], i)
+			h.changed[p] = append(h.changed[p], i)
 		}
 		i++
 		return nil
@@ -117,33 +156,35 @@ func (v *Vault) Stale(ctx context.Context) ([]StaleMemory, error) {
 	if err != nil && !errors.Is(err, storer.ErrStop) {
 		return nil, err
 	}
-	var out []StaleMemory
-	for _, w := range wants {
-		cc := w.e.Memory.Source.CodeCommit
-		p, ok := pos[cc]
-		if !ok {
-			continue // older than the walk, or not on this branch
-		}
-		var names []string
-		n := 0
-		for _, f := range w.named {
-			k := 0
-			for _, at := range changed[f] {
-				if at < p {
-					k++
-				}
+	return h, nil
+}
+
+// stale says which files w names changed after its code commit, and in
+// how many commits; false when none did or the code commit was not seen.
+func (h *changeLog) stale(w naming) (StaleMemory, bool) {
+	cc := w.e.Memory.Source.CodeCommit
+	p, ok := h.pos[cc]
+	if !ok {
+		return StaleMemory{}, false // older than the walk, or not on this branch
+	}
+	var names []string
+	n := 0
+	for _, f := range w.named {
+		k := 0
+		for _, at := range h.changed[f] {
+			if at < p {
+				k++
 			}
-			if k > 0 {
-				names = append(names, f)
-				n += k
-			}
 		}
-		if len(names) > 0 {
-			out = append(out, StaleMemory{URI: w.e.URI.String(), Title: w.e.Memory.Title, CodeCommit: cc, Files: names, Commits: n})
+		if k > 0 {
+			names = append(names, f)
+			n += k
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].URI < out[j].URI })
-	return out, nil
+	if len(names) == 0 {
+		return StaleMemory{}, false
+	}
+	return StaleMemory{URI: w.e.URI.String(), Title: w.e.Memory.Title, CodeCommit: cc, Files: names, Commits: n}, true
 }
 
 // namedFiles returns the project files a text mentions, by full path or,

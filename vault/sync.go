@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -207,6 +209,13 @@ func (v *Vault) mergeRemote(ctx context.Context, repo *git.Repository, theirs pl
 	if ok, _ := oc.IsAncestor(tc); ok {
 		return v.moveTo(repo, head, tc, nil, rep, "fast-forward")
 	}
+	return v.mergeCommit(repo, head, oc, tc, r, rep)
+}
+
+// mergeCommit merges their commit tc into ours, oc, file by file, and
+// commits the result with both as parents; the message lists what the
+// merge decided.
+func (v *Vault) mergeCommit(repo *git.Repository, head headState, oc, tc *object.Commit, r Remote, rep *SyncReport) error {
 	var baseTree *object.Tree
 	if bases, err := oc.MergeBase(tc); err == nil && len(bases) > 0 {
 		if baseTree, err = bases[0].Tree(); err != nil {
@@ -237,7 +246,7 @@ func (v *Vault) mergeRemote(ctx context.Context, repo *git.Repository, theirs pl
 		msg += fmt.Sprintf("%s: %s\n", n.Path, n.Note)
 	}
 	msg = v.clean(strings.TrimRight(msg, "\n")) + "\n\nCairn-Source: sync\n"
-	mc := &object.Commit{Author: sig, Committer: sig, Message: msg, TreeHash: tree, ParentHashes: []plumbing.Hash{head.commit, theirs}}
+	mc := &object.Commit{Author: sig, Committer: sig, Message: msg, TreeHash: tree, ParentHashes: []plumbing.Hash{head.commit, tc.Hash}}
 	h, err := storeCommit(repo.Storer, mc)
 	if err != nil {
 		return err
@@ -298,105 +307,111 @@ func flatten(t *object.Tree) (map[string]plumbing.Hash, error) {
 // and theirs. A file deleted on one side and changed on the other is kept:
 // forgetting loses to new knowledge, and the removal stays in history.
 func (v *Vault) mergeTrees(repo *git.Repository, base, ours, theirs *object.Tree) ([]treeChange, []MergeNote, error) {
-	b, err := flatten(base)
-	if err != nil {
+	m := &treeMerge{v: v, repo: repo}
+	var err error
+	if m.base, err = flatten(base); err != nil {
 		return nil, nil, err
 	}
-	o, err := flatten(ours)
-	if err != nil {
+	if m.ours, err = flatten(ours); err != nil {
 		return nil, nil, err
 	}
-	t, err := flatten(theirs)
-	if err != nil {
+	if m.theirs, err = flatten(theirs); err != nil {
 		return nil, nil, err
 	}
-	paths := map[string]bool{}
-	for _, m := range []map[string]plumbing.Hash{o, t} {
-		for p := range m {
-			paths[p] = true
+	paths := slices.Collect(maps.Keys(m.ours))
+	for p := range m.theirs {
+		if _, ok := m.ours[p]; !ok {
+			paths = append(paths, p)
 		}
 	}
-	sorted := make([]string, 0, len(paths))
-	for p := range paths {
-		sorted = append(sorted, p)
-	}
-	sort.Strings(sorted)
-	var changes []treeChange
-	var notes []MergeNote
-	taken := func(p string) bool {
-		if _, ok := o[p]; ok {
-			return true
-		}
-		_, ok := t[p]
-		return ok
-	}
-	for _, p := range sorted {
-		oh, th, bh := o[p], t[p], b[p]
+	sort.Strings(paths)
+	for _, p := range paths {
+		oh, th, bh := m.ours[p], m.theirs[p], m.base[p]
 		switch {
 		case oh == th, th == bh:
 			continue
 		case oh == bh:
-			changes = append(changes, treeChange{rel: p, hash: th})
+			m.changes = append(m.changes, treeChange{rel: p, hash: th})
 			continue
 		case oh.IsZero():
-			changes = append(changes, treeChange{rel: p, hash: th})
-			notes = append(notes, MergeNote{Path: p, Note: "removed here, changed there: kept the changed version"})
+			m.changes = append(m.changes, treeChange{rel: p, hash: th})
+			m.notes = append(m.notes, MergeNote{Path: p, Note: "removed here, changed there: kept the changed version"})
 			continue
 		case th.IsZero():
-			notes = append(notes, MergeNote{Path: p, Note: "changed here, removed there: kept this version"})
+			m.notes = append(m.notes, MergeNote{Path: p, Note: "changed here, removed there: kept this version"})
 			continue
 		}
 		if !strings.HasSuffix(p, ".md") || !strings.Contains(p, "/") {
-			notes = append(notes, MergeNote{Path: p, Note: "changed on both sides: kept this clone's version"})
+			m.notes = append(m.notes, MergeNote{Path: p, Note: "changed on both sides: kept this clone's version"})
 			continue
 		}
-		var bd []byte
-		if !bh.IsZero() {
-			if bd, err = blobBytes(repo, bh); err != nil {
-				return nil, nil, err
-			}
-		}
-		od, err := blobBytes(repo, oh)
-		if err != nil {
+		if err := m.memory(p, bh, oh, th); err != nil {
 			return nil, nil, err
 		}
-		td, err := blobBytes(repo, th)
-		if err != nil {
-			return nil, nil, err
-		}
-		res, err := MergeMemory(v.Scope, p, bd, od, td, func(rel string) string {
-			return freePath(rel, func(q string) bool {
-				if taken(q) {
-					return true
-				}
-				for _, c := range changes {
-					if c.rel == q {
-						return true
-					}
-				}
-				return false
-			})
-		})
-		if err != nil {
-			return nil, nil, err
-		}
-		if h, err := storeBlob(repo.Storer, res.Data); err != nil {
-			return nil, nil, err
-		} else if h != oh {
-			changes = append(changes, treeChange{rel: p, hash: h})
-		}
-		note := MergeNote{Path: p, Note: res.Note}
-		if res.Extra != nil {
-			h, err := storeBlob(repo.Storer, res.Extra)
-			if err != nil {
-				return nil, nil, err
-			}
-			changes = append(changes, treeChange{rel: res.ExtraPath, hash: h})
-			note.Extra = res.ExtraPath
-		}
-		notes = append(notes, note)
 	}
-	return changes, notes, nil
+	return m.changes, m.notes, nil
+}
+
+// treeMerge is a three-way merge of flattened trees in progress: the
+// changes to make to ours, and what to tell the person.
+type treeMerge struct {
+	v                  *Vault
+	repo               *git.Repository
+	base, ours, theirs map[string]plumbing.Hash
+	changes            []treeChange
+	notes              []MergeNote
+}
+
+// memory merges a memory file changed on both sides field by field; a
+// side that cannot be merged in lands beside it at a free path.
+func (m *treeMerge) memory(p string, bh, oh, th plumbing.Hash) error {
+	var bd []byte
+	var err error
+	if !bh.IsZero() {
+		if bd, err = blobBytes(m.repo, bh); err != nil {
+			return err
+		}
+	}
+	od, err := blobBytes(m.repo, oh)
+	if err != nil {
+		return err
+	}
+	td, err := blobBytes(m.repo, th)
+	if err != nil {
+		return err
+	}
+	res, err := MergeMemory(m.v.Scope, p, bd, od, td, func(rel string) string { return freePath(rel, m.taken) })
+	if err != nil {
+		return err
+	}
+	if h, err := storeBlob(m.repo.Storer, res.Data); err != nil {
+		return err
+	} else if h != oh {
+		m.changes = append(m.changes, treeChange{rel: p, hash: h})
+	}
+	note := MergeNote{Path: p, Note: res.Note}
+	if res.Extra != nil {
+		h, err := storeBlob(m.repo.Storer, res.Extra)
+		if err != nil {
+			return err
+		}
+		m.changes = append(m.changes, treeChange{rel: res.ExtraPath, hash: h})
+		note.Extra = res.ExtraPath
+	}
+	m.notes = append(m.notes, note)
+	return nil
+}
+
+// taken says whether a path is used on either side or by a change made
+// so far.
+func (m *treeMerge) taken(q string) bool {
+	if _, ok := m.ours[q]; ok {
+		return true
+	}
+	if _, ok := m.theirs[q]; ok {
+		return true
+	}
+	return slices.ContainsFunc(m.changes, func(c treeChange) bool { return c.rel == q })
 }
 
 func blobBytes(repo *git.Repository, h plumbing.Hash) ([]byte, error) {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cairnmem/cairn/schema"
+	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
@@ -206,34 +207,9 @@ func (v *Vault) Update(ctx context.Context, meta CommitMeta, fn func(*Tx) error)
 	if err := tx.checkCaseTwins(trees); err != nil {
 		return CommitResult{}, err
 	}
-	var changes []treeChange
-	var moves []move
-	var res CommitResult
-	for _, rel := range tx.order {
-		data := tx.staged[rel]
-		var want plumbing.Hash
-		if data != nil {
-			if want, err = storeBlob(repo.Storer, data); err != nil {
-				return res, fmt.Errorf("store %s: %w", rel, err)
-			}
-		}
-		old := trees.hash(rel)
-		if old == want {
-			// Already committed as is: the work tree must hold it too.
-			if err := v.putWorkFile(rel, data); err != nil {
-				return res, err
-			}
-			continue
-		}
-		changes = append(changes, treeChange{rel: rel, hash: want})
-		moves = append(moves, move{rel: rel, from: old, to: want})
-		res.Paths = append(res.Paths, rel)
-		if u, ok := tx.uris[rel]; ok {
-			res.Changed = append(res.Changed, u)
-		}
-	}
-	if len(changes) == 0 {
-		return res, nil
+	changes, moves, res, err := tx.changes(repo, trees)
+	if err != nil || len(changes) == 0 {
+		return res, err
 	}
 	tree, err := applyTree(repo.Storer, head.tree, changes)
 	if err != nil {
@@ -259,6 +235,41 @@ func (v *Vault) Update(ctx context.Context, meta CommitMeta, fn func(*Tx) error)
 		res.Commit = h.String()
 	}
 	return res, err
+}
+
+// changes stores the staged files' blobs and lists what differs from
+// HEAD: the tree changes, the moves of the work tree, and the paths and
+// memories the commit will name. A file committed as is already is only
+// written to the work tree.
+func (tx *Tx) changes(repo *git.Repository, trees *headTrees) ([]treeChange, []move, CommitResult, error) {
+	var changes []treeChange
+	var moves []move
+	var res CommitResult
+	for _, rel := range tx.order {
+		data := tx.staged[rel]
+		var want plumbing.Hash
+		if data != nil {
+			var err error
+			if want, err = storeBlob(repo.Storer, data); err != nil {
+				return nil, nil, res, fmt.Errorf("store %s: %w", rel, err)
+			}
+		}
+		old := trees.hash(rel)
+		if old == want {
+			// Already committed as is: the work tree must hold it too.
+			if err := tx.v.putWorkFile(rel, data); err != nil {
+				return nil, nil, res, err
+			}
+			continue
+		}
+		changes = append(changes, treeChange{rel: rel, hash: want})
+		moves = append(moves, move{rel: rel, from: old, to: want})
+		res.Paths = append(res.Paths, rel)
+		if u, ok := tx.uris[rel]; ok {
+			res.Changed = append(res.Changed, u)
+		}
+	}
+	return changes, moves, res, nil
 }
 
 // putWorkFile makes the work-tree file rel hold data (nil: no file).

@@ -2,12 +2,8 @@ package main
 
 import (
 	"context"
-	"fmt"
 
-	"github.com/cairnmem/cairn/extract"
-	"github.com/cairnmem/cairn/retrieve"
 	"github.com/cairnmem/cairn/schema"
-	"github.com/cairnmem/cairn/vault"
 )
 
 // ConsolidateCmd folds near duplicates together.
@@ -29,42 +25,10 @@ It also promotes a preference stated in 3 or more of your projects (every
 project vault 'cairn init' has seen on this machine) into the user vault.`
 }
 
-type consolidateReport struct {
-	Clusters   []*extract.Consolidation `json:"clusters"`
-	Promotions []extract.Promotion      `json:"promotions"`
-	DryRun     bool                     `json:"dry_run"`
-}
-
 func (c *ConsolidateCmd) Run(g *Globals, env *Env) error {
-	ctx := context.Background()
-	ixs, err := env.Indexes(schema.Scope(c.Scope))
+	rep, err := env.App().Consolidate(context.Background(), schema.Scope(c.Scope), c.DryRun)
 	if err != nil {
 		return err
-	}
-	clusters, err := retrieve.DuplicateClusters(ctx, ixs)
-	if err != nil {
-		return err
-	}
-	rep := consolidateReport{DryRun: c.DryRun, Clusters: []*extract.Consolidation{}, Promotions: []extract.Promotion{}}
-	for _, cl := range clusters {
-		v, err := env.VaultFor(cl[0].URI.Scope)
-		if err != nil {
-			return err
-		}
-		var uris []schema.URI
-		for _, d := range cl {
-			uris = append(uris, d.URI)
-		}
-		res, err := extract.Consolidate(ctx, v, uris, env.Meta(v, "consolidate"), v.Now(), c.DryRun)
-		if err != nil {
-			return err
-		}
-		rep.Clusters = append(rep.Clusters, res)
-	}
-	if user, err := env.User(); err == nil && c.Scope != "project" {
-		if err := c.promote(ctx, env, user, &rep); err != nil {
-			return err
-		}
 	}
 	if g.JSON {
 		return env.JSON(rep)
@@ -93,42 +57,6 @@ func (c *ConsolidateCmd) Run(g *Globals, env *Env) error {
 	}
 	if c.DryRun {
 		env.Printf("(dry run: nothing written)\n")
-	}
-	return nil
-}
-
-func (c *ConsolidateCmd) promote(ctx context.Context, env *Env, user *vault.Vault, rep *consolidateReport) error {
-	roots, err := vault.Projects()
-	if err != nil {
-		return err
-	}
-	var projects []*vault.Vault
-	for _, r := range roots {
-		if v, err := vault.Open(r, schema.ScopeProject); err == nil {
-			projects = append(projects, v)
-		}
-	}
-	proms, cands, err := extract.PromotablePreferences(projects)
-	if err != nil || len(cands) == 0 {
-		return err
-	}
-	red, err := extract.GuardVault(user)
-	if err != nil {
-		return err
-	}
-	uix, err := env.Indexes(schema.ScopeUser)
-	if err != nil {
-		return err
-	}
-	res, err := extract.Promote(ctx, cands, extract.Options{Vaults: map[schema.Scope]*vault.Vault{schema.ScopeUser: user},
-		Lookup: extract.IndexLookup{R: retrieve.New(uix)}, Redactor: red, DryRun: c.DryRun, Meta: extract.Meta{Agent: "cli"}})
-	if err != nil {
-		return fmt.Errorf("promote preferences: %w", err)
-	}
-	for i, a := range res.Plan {
-		if a.Op != extract.OpSkip && i < len(proms) {
-			rep.Promotions = append(rep.Promotions, proms[i])
-		}
 	}
 	return nil
 }

@@ -41,17 +41,13 @@ was chosen.`
 }
 
 func (c *ContextCmd) Run(g *Globals, env *Env) error {
-	ixs, err := env.Indexes(schema.Scope(c.Scope))
-	if err != nil {
-		return err
-	}
-	r := retrieve.New(ixs)
+	var asOf time.Time
 	if c.Now != "" {
 		t, err := schema.ParseTime(c.Now)
 		if err != nil {
 			return fmt.Errorf("%w: --now: %v", errUsage, err)
 		}
-		r.Now = func() time.Time { return t }
+		asOf = t
 	}
 	session := g.Session // --session / $CAIRN_SESSION: the pack is logged for it
 	req := retrieve.PackRequest{Task: c.Task, Session: session, Budget: c.Budget, SessionStart: true, Resume: c.Resume,
@@ -59,7 +55,7 @@ func (c *ContextCmd) Run(g *Globals, env *Env) error {
 	if c.Sections != "" {
 		req.Sections = cleanList(strings.Split(c.Sections, ","))
 	}
-	p, err := r.Pack(context.Background(), req)
+	p, err := env.App().Pack(context.Background(), schema.Scope(c.Scope), req, asOf)
 	if err != nil {
 		return err
 	}

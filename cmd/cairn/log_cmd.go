@@ -1,11 +1,9 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/cairnmem/cairn/schema"
-	"github.com/cairnmem/cairn/vault"
 )
 
 // LogCmd shows history.
@@ -16,30 +14,20 @@ type LogCmd struct {
 }
 
 func (c *LogCmd) Run(g *Globals, env *Env) error {
-	var v *vault.Vault
-	opts := vault.LogOptions{Limit: c.Limit}
-	var err error
+	var uri *schema.URI
 	if c.URI != "" {
-		var uri schema.URI
-		if uri, v, err = env.URI(c.URI); err != nil {
+		u, _, err := env.URI(c.URI)
+		if err != nil {
 			return err
 		}
-		opts.URI = &uri
-	} else if v, err = env.VaultFor(schema.Scope(c.Scope)); err != nil {
-		return err
+		uri = &u
 	}
-	commits, err := v.Log(opts)
+	commits, err := env.App().History(uri, schema.Scope(c.Scope), c.Limit)
 	if err != nil {
 		return err
 	}
 	if g.JSON {
-		if commits == nil {
-			commits = []vault.Commit{}
-		}
 		return env.JSON(commits)
-	}
-	if len(commits) == 0 && opts.URI != nil {
-		return fmt.Errorf("%w: no history for %s", vault.ErrNotFound, opts.URI)
 	}
 	for i, cm := range commits {
 		if i > 0 {

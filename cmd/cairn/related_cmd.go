@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/cairnmem/cairn/retrieve"
-	"github.com/cairnmem/cairn/schema"
 )
 
 // RelatedCmd lists a memory's neighbours.
@@ -18,11 +17,7 @@ func (c *RelatedCmd) Run(g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	ixs, err := env.Indexes(schema.Scope(""))
-	if err != nil {
-		return err
-	}
-	items, err := retrieve.New(ixs).Related(context.Background(), uri, c.Limit)
+	items, err := env.App().Related(context.Background(), uri, c.Limit)
 	if err != nil {
 		return err
 	}

@@ -104,11 +104,7 @@ func (c *SearchCmd) Run(g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	ixs, err := env.Indexes(schema.Scope(c.Scope))
-	if err != nil {
-		return err
-	}
-	res, err := retrieve.New(ixs).Search(context.Background(), q)
+	res, err := env.App().Search(context.Background(), schema.Scope(c.Scope), q)
 	if err != nil {
 		return err
 	}

@@ -28,13 +28,14 @@ type step struct {
 	// exactly one of these
 	remember *app.RememberInput
 	search   string
+	context  string    // a context pack's task
 	forget   [2]string // uri, why
 }
 
 // outcome is what a surface answered, normalized across surfaces.
 type outcome struct {
 	Op, URI, Target string
-	URIs            []string // search results
+	URIs            []string // search results, a pack's items
 	Commit          bool
 	Err             string // the error's message; "" on success
 }
@@ -62,6 +63,7 @@ func TestSurfacesAgree(t *testing.T) {
 		{name: "bad importance", remember: &app.RememberInput{Kind: "decision", Title: "x", Importance: 3}},
 		{name: "search", search: "bleve search"},
 		{name: "search the user vault too", search: "table-driven tests"},
+		{name: "context for a task", context: "fix the flaky sync test"},
 		{name: "forget without a reason", forget: [2]string{"decisions/use-bleve-for-search-2", ""}},
 		{name: "forget", forget: [2]string{"decisions/use-bleve-for-search-2", "moved to tantivy"}},
 		{name: "forget what is not there", forget: [2]string{"decisions/no-such-thing", "typo"}},
@@ -130,7 +132,8 @@ func TestSurfacesAgree(t *testing.T) {
 	}
 	// The run must have exercised what it claims to.
 	outs := want.outs
-	if outs[1].Op != "supersede" || outs[3].Op != "skip" || !strings.HasPrefix(outs[4].URI, "mem://user/") || outs[6].Err == "" || outs[10].Err == "" || outs[12].Err == "" {
+	if outs[1].Op != "supersede" || outs[3].Op != "skip" || !strings.HasPrefix(outs[4].URI, "mem://user/") || outs[6].Err == "" || outs[11].Err == "" || outs[13].Err == "" ||
+		!slices.Contains(outs[10].URIs, "mem://project/cases/flaky-port-in-the-sync-test") {
 		t.Fatalf("the CLI's run does not show the policies: %+v", outs)
 	}
 	for path, text := range want.files {
@@ -188,6 +191,22 @@ func (c cliSurface) run(t *testing.T, s step) outcome {
 		var o outcome
 		for _, cd := range r.Hits {
 			o.URIs = append(o.URIs, cd.URI)
+		}
+		return o
+	case s.context != "":
+		out, stderr, code := c.cairn(t, "context", "--task", s.context)
+		if code != 0 {
+			return outcome{Err: cliErr(stderr)}
+		}
+		var r struct {
+			Sections []struct{ Items []struct{ URI string } }
+		}
+		mustJSON(t, out, &r)
+		var o outcome
+		for _, sec := range r.Sections {
+			for _, it := range sec.Items {
+				o.URIs = append(o.URIs, it.URI)
+			}
 		}
 		return o
 	default:
@@ -277,6 +296,12 @@ func (m mcpSurface) run(t *testing.T, s step) outcome {
 			o.URIs = append(o.URIs, cd.URI)
 		}
 		return o
+	case s.context != "":
+		out, msg := m.call(t, "memory_context", map[string]any{"task": s.context})
+		if msg != "" {
+			return outcome{Err: msg}
+		}
+		return packOutcome(t, out)
 	default:
 		out, msg := m.call(t, "memory_forget", map[string]any{"uri": s.forget[0], "why": s.forget[1]})
 		if msg != "" {
@@ -352,6 +377,12 @@ func (h httpSurface) run(t *testing.T, s step) outcome {
 			o.URIs = append(o.URIs, cd.URI)
 		}
 		return o
+	case s.context != "":
+		code, raw := h.do(t, "GET", "/api/context?task="+strings.ReplaceAll(s.context, " ", "+"), nil)
+		if code >= 300 {
+			return outcome{Err: httpErr(t, raw)}
+		}
+		return packOutcome(t, raw)
 	default:
 		u, _ := schema.ParseArg(s.forget[0], schema.ScopeProject)
 		code, raw := h.do(t, "DELETE", "/api/memories/"+string(u.Scope)+"/"+u.Path+"?why="+strings.ReplaceAll(s.forget[1], " ", "+"), nil)
@@ -362,6 +393,17 @@ func (h httpSurface) run(t *testing.T, s step) outcome {
 		mustJSON(t, raw, &r)
 		return outcome{Commit: r.Commit != ""}
 	}
+}
+
+// packOutcome is the items of a pack as MCP and HTTP give them: cards.
+func packOutcome(t *testing.T, raw string) outcome {
+	var r struct{ Cards []struct{ URI string } }
+	mustJSON(t, raw, &r)
+	var o outcome
+	for _, cd := range r.Cards {
+		o.URIs = append(o.URIs, cd.URI)
+	}
+	return o
 }
 
 func mustJSON(t *testing.T, raw string, v any) {

@@ -139,85 +139,107 @@ func IndexFigures(ctx context.Context, o IndexOptions) (*IndexReport, error) {
 		return nil, err
 	}
 
-	var t []float64
-	for i := 0; i < o.Runs; i++ {
-		s := time.Now()
-		if err := ix.Sync(ctx); err != nil {
-			return nil, err
-		}
-		t = append(t, ms(time.Since(s)))
+	if rep.SyncNoChangeMs, err = timeRuns(o.Runs, func(int) error { return ix.Sync(ctx) }); err != nil {
+		return nil, err
 	}
-	rep.SyncNoChangeMs = Summarize(t)
 
 	logf("timing hand edits")
-	t = t[:0]
-	r := rand.New(rand.NewSource(o.Seed))
-	for i := 0; i < o.Runs; i++ {
-		m := synth.Memory(o.Seed, r.Intn(o.Size), synth.Epoch)
-		p := filepath.Join(v.Root, filepath.FromSlash(m.URI.RelPath()))
-		f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
-		if err != nil {
-			return nil, err
-		}
-		fmt.Fprintf(f, "\nHand edit %d: kubernetes%d noted.\n", i, i)
-		f.Close()
-		s := time.Now()
-		if err := ix.Sync(ctx); err != nil {
-			return nil, err
-		}
-		t = append(t, ms(time.Since(s)))
+	if rep.SyncOneEditMs, err = syncAfterHandEdits(ctx, ix, o); err != nil {
+		return nil, err
 	}
-	rep.SyncOneEditMs = Summarize(t)
 
 	queries := o.Queries
 	if len(queries) == 0 {
 		queries = DefaultQueries(o.Seed, o.Runs)
 	}
-	t = t[:0]
 	ret := retrieve.New([]*index.Index{ix}) // the ranking every surface runs
-	for i := 0; i < o.Runs; i++ {
-		s := time.Now()
-		if _, err := ret.Search(ctx, retrieve.Request{Query: queries[i%len(queries)], Limit: 10}); err != nil {
-			return nil, err
-		}
-		t = append(t, ms(time.Since(s)))
+	rep.SearchMs, err = timeRuns(o.Runs, func(i int) error {
+		_, err := ret.Search(ctx, retrieve.Request{Query: queries[i%len(queries)], Limit: 10})
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
-	rep.SearchMs = Summarize(t)
 
 	if o.Binary != "" {
 		logf("timing %d search processes", o.Runs)
-		t = t[:0]
-		var other []float64
-		var peak int64
-		env := []string{"CAIRN_USER_VAULT=" + filepath.Join(dir, "no-user-vault")}
-		for i := 0; i < o.Runs; i++ {
-			q := queries[i%len(queries)]
-			c := Command{Name: "cairn search", Args: []string{o.Binary, "search", "--scope", "project", "--json", "--", q}, Dir: dir, Env: env}
-			s, _, err := c.Start(ctx, nil)
-			if err != nil {
-				return nil, err
-			}
-			t = append(t, s.WallMs)
-			peak = max(peak, s.RSS)
-			if o.Compare != nil {
-				cmp := *o.Compare
-				cmp.Dir = dir
-				so, _, err := cmp.Start(ctx, map[string]string{"run": fmt.Sprint(i), "query": q, "dir": dir})
-				if err != nil {
-					return nil, err
-				}
-				other = append(other, so.WallMs)
-			}
-		}
-		rep.SearchProcessMs = Summarize(t)
-		rep.SearchPeakRSSMB = float64(peak) / (1 << 20)
-		if o.Compare != nil {
-			st := Summarize(other)
-			rep.Compare = &Compared{What: "search", Command: o.Compare.Name, Ms: st, Ratio: ratio(st.Median, rep.SearchProcessMs.Median)}
+		if err := searchProcesses(ctx, o, dir, queries, rep); err != nil {
+			return nil, err
 		}
 	}
 	rep.Disk = diskUsage(v.Root)
 	rep.CacheBytes = ix.Bytes()
 	rep.BytesPerMemory = float64(rep.CacheBytes) / float64(o.Size)
 	return rep, nil
+}
+
+// timeRuns times run n times, in milliseconds.
+func timeRuns(n int, run func(i int) error) (Stats, error) {
+	var t []float64
+	for i := 0; i < n; i++ {
+		s := time.Now()
+		if err := run(i); err != nil {
+			return Stats{}, err
+		}
+		t = append(t, ms(time.Since(s)))
+	}
+	return Summarize(t), nil
+}
+
+// syncAfterHandEdits times index syncs after appending to one random
+// memory file per run; the edit itself is not timed.
+func syncAfterHandEdits(ctx context.Context, ix *index.Index, o IndexOptions) (Stats, error) {
+	var t []float64
+	root := ix.Vault().Root
+	r := rand.New(rand.NewSource(o.Seed))
+	for i := 0; i < o.Runs; i++ {
+		m := synth.Memory(o.Seed, r.Intn(o.Size), synth.Epoch)
+		p := filepath.Join(root, filepath.FromSlash(m.URI.RelPath()))
+		f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			return Stats{}, err
+		}
+		fmt.Fprintf(f, "\nHand edit %d: kubernetes%d noted.\n", i, i)
+		f.Close()
+		s := time.Now()
+		if err := ix.Sync(ctx); err != nil {
+			return Stats{}, err
+		}
+		t = append(t, ms(time.Since(s)))
+	}
+	return Summarize(t), nil
+}
+
+// searchProcesses times `cairn search` as a process, and the command to
+// compare with if there is one, on the vault in dir.
+func searchProcesses(ctx context.Context, o IndexOptions, dir string, queries []string, rep *IndexReport) error {
+	var t, other []float64
+	var peak int64
+	env := []string{"CAIRN_USER_VAULT=" + filepath.Join(dir, "no-user-vault")}
+	for i := 0; i < o.Runs; i++ {
+		q := queries[i%len(queries)]
+		c := Command{Name: "cairn search", Args: []string{o.Binary, "search", "--scope", "project", "--json", "--", q}, Dir: dir, Env: env}
+		s, _, err := c.Start(ctx, nil)
+		if err != nil {
+			return err
+		}
+		t = append(t, s.WallMs)
+		peak = max(peak, s.RSS)
+		if o.Compare != nil {
+			cmp := *o.Compare
+			cmp.Dir = dir
+			so, _, err := cmp.Start(ctx, map[string]string{"run": fmt.Sprint(i), "query": q, "dir": dir})
+			if err != nil {
+				return err
+			}
+			other = append(other, so.WallMs)
+		}
+	}
+	rep.SearchProcessMs = Summarize(t)
+	rep.SearchPeakRSSMB = float64(peak) / (1 << 20)
+	if o.Compare != nil {
+		st := Summarize(other)
+		rep.Compare = &Compared{What: "search", Command: o.Compare.Name, Ms: st, Ratio: ratio(st.Median, rep.SearchProcessMs.Median)}
+	}
+	return nil
 }

@@ -91,32 +91,7 @@ func Run(ctx context.Context, cases []Case, o Options) (*Report, error) {
 		root = d
 	}
 	start := time.Now()
-	results := make([]caseResult, len(cases))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	done := 0
-	for w := 0; w < o.Workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				results[i] = runCase(ctx, filepath.Join(root, fmt.Sprintf("case-%05d", i)), cases[i], o)
-				mu.Lock()
-				done++
-				if o.Progress != nil {
-					o.Progress(done, len(cases))
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	for i := range cases {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-
+	results := runCases(ctx, root, cases, o)
 	rep := &Report{Dataset: o.Name, Mode: o.Mode, Cases: len(cases), ByCategory: map[string]Scores{}}
 	var all []Scores
 	byCat := map[string][]Scores{}
@@ -155,6 +130,37 @@ func Run(ctx context.Context, cases []Case, o Options) (*Report, error) {
 	rep.QueryP95Ms = percentile(lat, 0.95)
 	rep.Seconds = time.Since(start).Seconds()
 	return rep, nil
+}
+
+// runCases runs the cases on o.Workers workers, each case in its own
+// directory under root, reporting progress as cases finish.
+func runCases(ctx context.Context, root string, cases []Case, o Options) []caseResult {
+	results := make([]caseResult, len(cases))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	for w := 0; w < o.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] = runCase(ctx, filepath.Join(root, fmt.Sprintf("case-%05d", i)), cases[i], o)
+				mu.Lock()
+				done++
+				if o.Progress != nil {
+					o.Progress(done, len(cases))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range cases {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return results
 }
 
 // runCase builds one vault through the normal write path, indexes it, and
