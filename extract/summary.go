@@ -319,7 +319,7 @@ func checksLine(s *transcript.Session) []string {
 		state := "passed"
 		switch {
 		case last[kind].Status == transcript.Failed && environmentFailure(last[kind].Output):
-			state = "could not finish here (the environment, not the code: " + clip(oneLine(errorExcerpt(last[kind].Output)), 80) + ")"
+			state = "could not finish here (the environment, not the code: " + clip(oneLine(errorMessage(last[kind].Output)), 80) + ")"
 		case last[kind].Status == transcript.Failed && disowned(s, last[kind]):
 			state = "failed (not from this session's changes, the agent said)"
 		case last[kind].Status == transcript.Failed:

@@ -208,10 +208,10 @@ func failingAtEnd(s *transcript.Session) (Candidate, bool) {
 		if c.Status != transcript.Failed || environmentFailure(c.Output) || confirmedAfter(s, c) || disowned(s, c) {
 			continue
 		}
-		ex := errorExcerpt(c.Output)
-		if ex == "" {
+		if errorExcerpt(c.Output) == "" {
 			continue
 		}
+		ex := errorMessage(c.Output)
 		_, cmd, _, _ := verifyCommand(c.Command)
 		return Candidate{Kind: schema.KindThread, Scope: schema.ScopeProject, Title: titleFrom(fmt.Sprintf("`%s` still failing", cmd)),
 			Body: fmt.Sprintf("The session ended with `%s` failing:\n\n    %s", cmd, ex), Tags: []string{"failing", kind},
