@@ -80,7 +80,7 @@ func TestGarbledTitles(t *testing.T) {
 		"Gcode subcommands were registered twice in `opk/cli/__main__.py`": false,
 		"Keep __init__ imports light":                                      false,
 		"Always** run the linter before commits":                           true,
-		"__Never__ edit generated files":                                   true,
+		"__Never edit__ generated files":                                   true,
 		"- run the tests":                                                  true,
 	} {
 		got := slices.Contains(checks(&schema.Memory{Title: title}, &transcript.Session{}), ClassGarbled)
