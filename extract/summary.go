@@ -320,6 +320,8 @@ func checksLine(s *transcript.Session) []string {
 		switch {
 		case last[kind].Status == transcript.Failed && environmentFailure(last[kind].Output):
 			state = "could not finish here (the environment, not the code: " + clip(oneLine(errorMessage(last[kind].Output)), 80) + ")"
+		case timedOut(last[kind]):
+			state = "was stopped by its time limit before it finished"
 		case last[kind].Status == transcript.Failed && disowned(s, last[kind]):
 			state = "failed (not from this session's changes, the agent said)"
 		case last[kind].Status == transcript.Failed:

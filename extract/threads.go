@@ -191,7 +191,7 @@ func failingAtEnd(s *transcript.Session) (Candidate, bool) {
 	last := map[string]*transcript.Call{}
 	var order []string
 	for _, c := range s.Calls() {
-		if c.Status != transcript.OK && c.Status != transcript.Failed {
+		if c.Status != transcript.OK && c.Status != transcript.Failed || timedOut(c) {
 			continue
 		}
 		kind, _, _, ok := verifyCommand(c.Command)
