@@ -39,12 +39,31 @@ func verifyKind(cmd string) (string, bool) {
 }
 
 var (
+	reTimeout   = lazyre.New(`^timeout\s+(?:-\w+\s+)*\d+[smh]?\s+`)
+	reWrapper   = lazyre.New(`^(?:nix develop(?:\s+[^-\s]\S*)?\s+(?:-c|--command)|nix-shell --run|(?:poetry|pipenv|uv|pdm|hatch|rye)\s+run|bundle exec|direnv exec \S+|devbox run)\s+`)
 	reCd        = lazyre.New(`^cd\s+("[^"]+"|'[^']+'|\S+)$`)
 	reSetup     = lazyre.New(`^(?:source|\.|export|set|nvm use|pyenv|conda activate|echo|sleep|clear|true|pwd)\b`)
 	reRedirect  = lazyre.New(`\s*(?:\d?>>?\s*&?\S+|\d?>&\d)`)
 	reShellTail = lazyre.New(`\s*(?:\|\|?|;)\s*(?:tail|head|grep|tee|less|more|cat|sort|wc|sed|awk|jq|echo|true|exit)\b.*$`)
-	reNoise     = lazyre.New(`<<|\$\(|` + "`" + `|\bsleep\b|\bkill\b|\btimeout \d|\s--?(?:version|help|collect-only|co)\b|\s-h\b`)
+	reNoise     = lazyre.New(`<<|\$\(|` + "`" + `|\bsleep\b|\bkill\b|\s--?(?:version|help|collect-only|co)\b|\s-h\b`)
 )
+
+// timedOut reports a check that failed under a time limit it set itself
+// (timeout 30s ...): killed before it finished, it says nothing about the
+// project.
+func timedOut(c *transcript.Call) bool {
+	if c.Status != transcript.Failed {
+		return false
+	}
+	for _, seg := range splitSegments(c.Command) {
+		seg = strings.TrimSpace(seg)
+		if reCd.MatchString(seg) || reSetup.MatchString(seg) {
+			continue
+		}
+		return reTimeout.MatchString(seg)
+	}
+	return false
+}
 
 // verifyCommand finds the verification in a shell command line: the part
 // that tests, builds or lints, without the cd before it or the pipes and
@@ -63,7 +82,11 @@ func verifyCommand(cmd string) (kind, clean, dir string, ok bool) {
 		}
 		seg = strings.TrimSpace(reShellTail.ReplaceAllString(seg, ""))
 		seg = strings.TrimSpace(reRedirect.ReplaceAllString(seg, ""))
-		if k, yes := verifyKind(seg); yes {
+		seg = strings.TrimSpace(reTimeout.ReplaceAllString(seg, ""))
+		// A check run through an environment wrapper (nix develop -c, uv
+		// run) is that check; the wrapper stays: outside it the tools are
+		// missing.
+		if k, yes := verifyKind(reWrapper.ReplaceAllString(seg, "")); yes {
 			return k, canonical(seg), dir, true
 		}
 		return "", "", "", false // the first real command is something else
@@ -80,8 +103,10 @@ var reSubset = lazyre.New(`\s+(?:-run[= ]\S+|-count[= ]\d+|-v|-vv|-q|-x|--quiet|
 func canonical(cmd string) string {
 	fields := strings.Fields(reSubset.ReplaceAllString(" "+cmd, ""))
 	kept := fields[:0]
-	for _, f := range fields {
-		if reFileArg.MatchString(f) {
+	for i, f := range fields {
+		// A file a flag needs (--manifest-path kernel/Cargo.toml) is part
+		// of the command; one a check was pointed at is not.
+		if reFileArg.MatchString(f) && !(i > 0 && strings.HasPrefix(fields[i-1], "--") && !strings.Contains(fields[i-1], "=")) {
 			continue
 		}
 		kept = append(kept, f)

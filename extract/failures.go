@@ -31,9 +31,9 @@ func failure(c *transcript.Call) (problem, bool) {
 	if ex == "" || len(reWords.FindAllString(ex, 4)) < 3 {
 		return problem{}, false // no error a reader could recognise
 	}
-	sym := ex
+	sym := errorMessage(c.Output)
 	if c.Command != "" {
-		sym = fmt.Sprintf("`%s` failed: %s", shortCmd(c.Command), ex)
+		sym = fmt.Sprintf("`%s` failed: %s", shortCmd(c.Command), sym)
 	}
 	return problem{symptom: sym, call: c}, true
 }
@@ -42,7 +42,7 @@ func failure(c *transcript.Call) (problem, bool) {
 // of what they pasted.
 func reported(text string) string {
 	if ex := errorExcerpt(text); ex != "" && !transcript.IsProse(ex) {
-		return ex
+		return errorMessage(text)
 	}
 	return clip(oneLine(statement(text)), 240)
 }

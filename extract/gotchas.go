@@ -2,6 +2,7 @@ package extract
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/cairnmem/cairn/internal/lazyre"
@@ -15,9 +16,9 @@ var (
 	// reStrongCause are the markers that name a cause outright.
 	reStrongCause = lazyre.New(`(?i)\b(root cause|turns? out|it turned out|caused by|the (?:real |actual |underlying )?(?:issue|problem|bug|culprit) (?:is|was))\b`)
 	reSpeculate   = lazyre.New(`(?i)\b(might|may|maybe|probably|likely|possibly|perhaps|i suspect|suspect|could be|seems?|appears?|i think|i believe|my guess|presumably|potentially|if )\b`)
-	reCauseLead   = lazyre.New(`(?i)^(?:found it[.!:]?\s*|got it[.!:]?\s*|ah[,.!]?\s*|i see[.!:]?\s*|okay[,.]?\s*|so[,]?\s*)*(?:the (?:root cause|real issue|actual issue|issue|problem|bug|culprit)(?: here)? (?:is|was)(?: that)?:?\s*|root cause:?\s*)`)
+	reCauseLead   = lazyre.New(`(?i)^(?:found it[.!:]?\s*|got it[.!:]?\s*|ah[,.!]?\s*|i see[.!:]?\s*|okay[,.]?\s*|so[,]?\s*)*(?:the (?:root cause|real issue|actual issue|issue|problem|bug|culprit)(?: here)? (?:is|was)(?: that)?:?\s*|(?:root )?causes?:?\s*)`)
 	reErrorLine   = lazyre.New(`(?i)(error|fail|panic|undefined|cannot|can't|not found|exception|traceback|denied|refused|invalid|unexpected|\bgot\b.*\bwant\b|\.\w+:\d+:)`)
-	reErrorNoise  = lazyre.New(`(?i)^(FAIL|FAIL\s+\S+\s+[\d.]+s|exit code:? \d+|process exited with code \d+|error: process completed with exit code \d+|chunk id: \w+|wall time: .*)$`)
+	reErrorNoise  = lazyre.New(`(?i)^(FAIL|FAIL\s+\S+\s+[\d.]+s|exit code:? \d+|process exited with code \d+|error: process completed with exit code \d+\.?|chunk id: \w+|wall time: .*|[=\-_*#~ ]{3,}[\w ]*[=\-_*#~ ]{3,}|[\w./\\-]+:\d+:?)$`)
 	reTrouble     = lazyre.New(`(?i)\b(error|errors|fails?|failing|failed|broken|breaks|doesn'?t work|does not work|not working|isn'?t working|still (?:no|not|the same|broken|fails|laggy|getting|cannot|can'?t)|blank (?:screen|page)|crash\w*|exception|traceback|wrong|bug|why (?:does|is|did|are)|can'?t|cannot|nothing happens|same error|doesn'?t (?:show|load|start|run|appear)|not (?:appearing|showing|visible|loading|updating)|keeps? (?:getting|failing|crashing|showing)|keep getting)\b`)
 	reConfirm     = lazyre.New(`(?i)\b(works|worked|working now|it'?s fixed|fixed it|that fixed|that did it|that worked|perfect|great|awesome|nice|thanks|thank you|looks good|all good|solved)\b`)
 	reDenied      = lazyre.New(`(?i)^\W*(still|nope|no\b|same (?:error|issue|problem|thing)|doesn'?t work|not fixed|didn'?t work|that'?s not it|wrong)`)
@@ -30,6 +31,7 @@ type problem struct {
 	symptom string // what it looked like
 	call    *transcript.Call
 	turn    transcript.Turn
+	start   int       // index of turn in the session
 	best    Candidate // the surest explanation found so far
 	env     []string  // environment steps taken since (escalation, installs, line endings)
 }
@@ -62,7 +64,7 @@ func extractGotchas(s *transcript.Session) []Candidate {
 					// It broke after the agent's own change: iteration, not a
 					// problem the project had.
 				case cur == nil:
-					p.turn = t
+					p.turn, p.start = t, i
 					cur = &p
 				case cur.call == nil:
 					cur.call = c // the failure behind the person's report
@@ -90,7 +92,7 @@ func extractGotchas(s *transcript.Session) []Candidate {
 			switch {
 			case troubled(t):
 				closeProblem()
-				cur = &problem{symptom: reported(t.Text), turn: t}
+				cur = &problem{symptom: reported(t.Text), turn: t, start: i}
 			case substantive(t.Text) && !confirms(t.Text):
 				closeProblem() // a new request: the old problem is behind us
 			}
@@ -145,6 +147,10 @@ func explained(s *transcript.Session, at int, p problem) (Candidate, bool) {
 	if denied {
 		return Candidate{}, false // the person said it still fails: the cause was wrong
 	}
+	if len(files) == 0 && verified == "" {
+		// A report written after the work: the fix came before it.
+		files, verified = fixedBefore(s, at, p)
+	}
 	if len(files) > 0 {
 		conf += 0.05
 		rule = append(rule, "fixed")
@@ -165,7 +171,7 @@ func explained(s *transcript.Session, at int, p problem) (Candidate, bool) {
 		return Candidate{}, false // "Same root cause here": it names no cause
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Symptom: %s\n\nCause: %s\n", p.symptom, cause)
+	fmt.Fprintf(&b, "Symptom: %s\n\nCause: %s\n", p.symptom, reCauseLabelLead.ReplaceAllString(cause, ""))
 	if fix := fixSentence(t.Text, cause); fix != "" {
 		fmt.Fprintf(&b, "\nFix: %s\n", fix)
 	} else if len(files) > 0 {
@@ -191,7 +197,10 @@ func confirms(text string) bool {
 	return reConfirm.MatchString(t) && (len(t) < 80 || reConfirm.MatchString(t[:min(len(t), 40)]))
 }
 
-var reCauseLabel = lazyre.New(`(?i)^(?:root )?causes?:\s+\S`)
+var (
+	reCauseLabel     = lazyre.New(`(?i)^(?:root )?causes?:\s+\S`)
+	reCauseLabelLead = lazyre.New(`(?i)^(?:root )?causes?:\s*`)
+)
 
 func uniqueStrings(in []string) []string {
 	seen := map[string]bool{}
@@ -245,16 +254,57 @@ func aftermath(s *transcript.Session, at int, p problem) (files []string, verifi
 	return files, verified, confirmed, false
 }
 
-var reFixSentence = lazyre.New(`(?i)\b(the fix (?:is|was)|fixed (?:it |this )?by|i(?:'ve| have)? (?:changed|moved|replaced|added|removed|updated|switched|renamed)|(?:changing|moving|replacing|adding|removing|switching) .{3,80} (?:fixes|fixed|solves|solved))\b`)
+var (
+	reFixSentence = lazyre.New(`(?i)\b(the fix (?:is|was)|fixed (?:it |this )?by|i(?:'ve| have)? (?:changed|moved|replaced|added|removed|updated|switched|renamed)|(?:changing|moving|replacing|adding|removing|switching) .{3,80} (?:fixes|fixed|solves|solved))\b`)
+	reFixLabel    = lazyre.New(`(?i)^(?:the )?(?:fix(?:es)?|solution|resolution):\s+\S`)
+)
 
-// fixSentence is the agent's own account of the fix, near the cause.
+// fixSentence is the agent's own account of the fix: the first one after
+// the cause (a report pairs each "Cause:" with its "Fix:"), else any.
 func fixSentence(text, cause string) string {
-	for _, sent := range sentences(text) {
-		if sent != cause && reFixSentence.MatchString(sent) && len(sent) <= 300 {
-			return sent
+	sents := sentences(text)
+	from := max(0, slices.Index(sents, cause))
+	for _, part := range [][]string{sents[from:], sents[:from]} {
+		for _, sent := range part {
+			if sent != cause && len(sent) <= 300 && (reFixSentence.MatchString(sent) || reFixLabel.MatchString(sent)) {
+				return strings.TrimSpace(reFixLead.ReplaceAllString(sent, ""))
+			}
 		}
 	}
 	return ""
+}
+
+var reFixLead = lazyre.New(`(?i)^(?:the )?(?:fix(?:es)?|solution|resolution):\s*`)
+
+// fixedBefore reads the work between the problem and a report written
+// after it: the files changed, and a check that passed after the last
+// change.
+func fixedBefore(s *transcript.Session, at int, p problem) (files []string, verified string) {
+	if p.start >= at {
+		return nil, ""
+	}
+	for _, t := range s.Turns[p.start+1 : at] {
+		c := t.Call
+		if c == nil || t.Prior {
+			continue
+		}
+		if len(c.Files) > 0 {
+			for _, f := range c.Files {
+				files = append(files, rel(s, f))
+			}
+			verified = "" // a check counts only after the last change
+			continue
+		}
+		if c.Status != transcript.OK || len(files) == 0 {
+			continue
+		}
+		if _, cmd, _, ok := verifyCommand(c.Command); ok {
+			verified = fmt.Sprintf("`%s` passed afterwards.", cmd)
+		} else if p.call != nil && sameCommand(c, p.call) {
+			verified = fmt.Sprintf("`%s` passed afterwards.", shortCmd(c.Command))
+		}
+	}
+	return files, verified
 }
 
 // errorExcerpt keeps the lines of an output that say what went wrong.
@@ -271,6 +321,31 @@ func errorExcerpt(out string) string {
 	}
 	return clip(strings.Join(picked, " / "), 300)
 }
+
+// errorMessage is what a reader is shown of a failure: the error messages
+// themselves (pytest's "E   ImportError: ...", "error: ...", "panic: ...")
+// rather than lines that merely look like errors (a traceback's
+// file:line frames); the excerpt when there are none.
+func errorMessage(out string) string {
+	var strong []string
+	for _, l := range strings.Split(out, "\n") {
+		l = strings.TrimSpace(l)
+		if l != "" && len(l) < 300 && reErrorLine.MatchString(l) && !reErrorNoise.MatchString(l) && reErrorMessage.MatchString(l) {
+			if m := strings.TrimSpace(strings.TrimPrefix(l, "E ")); !slices.Contains(strong, m) {
+				strong = append(strong, m)
+			}
+		}
+		if len(strong) == 2 {
+			break
+		}
+	}
+	if len(strong) == 0 {
+		return errorExcerpt(out)
+	}
+	return clip(strings.Join(strong, " / "), 300)
+}
+
+var reErrorMessage = lazyre.New(`(?i)^(?:E\s+)?(?:(?-i:[\w.]*(?:Error|Exception|Failure))\b:\s*\S|error(?:\[\w+\])?:\s*\S|fatal:|panic:|\w+: command not found|.*\b(?:cannot|can't|could not|unable to|failed to|no such|not found|undefined|unexpected)\b)`)
 
 // shortCmd keeps a command readable in a sentence: its first line, the
 // command a cd leads to, at most 80 characters.

@@ -37,16 +37,19 @@ func sentences(text string) []string {
 }
 
 var (
-	reEmphasis = lazyre.New(`(\*\*|__)(.+?)(\*\*|__)`)
-	reItalic   = lazyre.New(`(^|[\s(])[*_]([^*_\s][^*_]*?)[*_]([\s.,;:)!?]|$)`)
-	reLink     = lazyre.New(`\[([^\]]+)\]\([^)]+\)`)
+	reEmphasis = lazyre.New(`\*\*(.+?)\*\*`)
+	// reUnderBold is __bold words__, not a dunder (__main__.py, __init__).
+	reUnderBold = lazyre.New(`(^|[^\w/.])__([^_\s][^_]*\s[^_]*[^_\s])__([^\w]|$)`)
+	reItalic    = lazyre.New(`(^|[\s(])[*_]([^*_\s][^*_]*?)[*_]([\s.,;:)!?]|$)`)
+	reLink      = lazyre.New(`\[([^\]]+)\]\([^)]+\)`)
 )
 
 // plain takes markdown emphasis and links off a line, and any stray
 // emphasis markers a cut left behind.
 func plain(s string) string {
 	s = reLink.ReplaceAllString(s, "$1")
-	s = reEmphasis.ReplaceAllString(s, "$2")
+	s = reEmphasis.ReplaceAllString(s, "$1")
+	s = reUnderBold.ReplaceAllString(s, "$1$2$3")
 	s = reItalic.ReplaceAllString(s, "$1$2$3")
 	s = strings.ReplaceAll(s, "**", "")
 	return strings.TrimSpace(s)

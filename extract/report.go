@@ -75,7 +75,7 @@ func report(text string) (string, int) {
 	return out, score
 }
 
-func namesRemoved(text string, removed map[string]bool) bool {
+func namesRemoved(text string, removed map[string]int) bool {
 	for f := range removed {
 		if base := lastSegment(f); len(base) > 4 && strings.Contains(text, strings.TrimSuffix(base, path.Ext(base))) {
 			return true

@@ -3,6 +3,7 @@ package extract
 import (
 	"strings"
 
+	"github.com/cairnmem/cairn/internal/lazyre"
 	"github.com/cairnmem/cairn/transcript"
 )
 
@@ -22,8 +23,12 @@ func requests(s *transcript.Session) []transcript.Turn {
 }
 
 // substantive reports a request with something in it to remember.
+// A request that is only asides ("try again, the same thing") has none.
 func substantive(text string) bool {
 	t := statement(text)
+	if strings.TrimSpace(withoutAsides(t)) == "" {
+		return false
+	}
 	if reSmallTalk.MatchString(t) || len(t) < 120 && reResume.MatchString(t) {
 		return false
 	}
@@ -32,10 +37,39 @@ func substantive(text string) bool {
 
 // ask is a request in a line: its first sentences, not the details.
 func ask(text string) string {
-	if r := firstSentences(statement(text), 140); r != "" {
+	t := withoutAsides(statement(text))
+	if r := firstSentences(t, 140); r != "" {
 		return r
 	}
-	return clip(oneLine(statement(text)), 140)
+	return clip(oneLine(t), 140)
+}
+
+// reAside is a sentence that steers one exchange rather than saying what
+// the work is: "ask me if something is not clear", "I didn't mean to
+// interrupt you, continue", "try again, the same thing". A summary that
+// repeats it reads as a standing instruction.
+var reAside = lazyre.New(`(?i)^(?:and |also |please |pls |but )?(?:(?:ask|tell|ping) me (?:if|when|whether|before)\b|let me know (?:if|when|whether|what)\b|feel free to\b|i didn'?t mean to (?:interrupt|stop|cancel|press)|(?:sorry|oops),? (?:i|wrong)\b|(?:try|do|run) (?:it |that |this )?again\b|(?:the )?same (?:thing|error|issue|problem)(?: again)?\W*$|(?:don'?t|do not) (?:make|change|edit|write|touch) (?:any(?:thing)?|changes|code|files)(?: \w+)? (?:yet|for now|right now)\b)`)
+
+// withoutAsides is a request without its aside sentences; a request that
+// is nothing else comes back empty.
+func withoutAsides(text string) string {
+	var kept []string
+	dropped := false
+	for _, line := range strings.Split(text, "\n") {
+		var keep []string
+		for _, sent := range splitSentences(line) {
+			if reAside.MatchString(strings.TrimSpace(sent)) {
+				dropped = true
+				continue
+			}
+			keep = append(keep, strings.TrimSpace(sent))
+		}
+		kept = append(kept, strings.Join(keep, " "))
+	}
+	if !dropped {
+		return text
+	}
+	return strings.TrimSpace(strings.Join(kept, "\n"))
 }
 
 // mainRequest is the request that set the session's work going: the

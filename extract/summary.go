@@ -2,6 +2,7 @@ package extract
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 	"time"
@@ -27,43 +28,69 @@ func sessionSlug(s *transcript.Session) string {
 	return d.UTC().Format("2006-01-02") + "-" + id
 }
 
-// filesChanged lists the project files the session wrote, most edited
-// first; files outside the project (scratch files, other repositories)
-// are not the project's.
+// filesChanged lists the project files the session wrote and left in
+// place, most edited first; files outside the project (scratch files,
+// other repositories) are not the project's.
 func filesChanged(s *transcript.Session) []string {
 	count := map[string]int{}
+	lastWrite := map[string]int{}
 	var order []string
-	removed := removedFiles(s)
-	for _, c := range s.Calls() {
+	for i, c := range s.Calls() {
 		for _, f := range c.Files {
 			r := rel(s, f)
-			if isAbs(r) || strings.HasPrefix(r, "..") || r == "" || removed[r] {
+			if isAbs(r) || strings.HasPrefix(r, "..") || r == "" {
 				continue
 			}
 			if count[r] == 0 {
 				order = append(order, r)
 			}
 			count[r]++
+			lastWrite[r] = i
 		}
 	}
+	removed := removedFiles(s)
+	order = slices.DeleteFunc(order, func(f string) bool { return gone(f, lastWrite[f], removed) })
 	slices.SortStableFunc(order, func(a, b string) int { return count[b] - count[a] })
 	return order
 }
 
-var reRm = lazyre.New(`^(?:git )?rm(?:\s+-\w+)*\s+(.+)$`)
+// gone reports a file removed, itself or a directory above it, after it
+// was last written.
+func gone(f string, written int, removed map[string]int) bool {
+	for p := f; p != "." && p != "/" && p != ""; p = path.Dir(p) {
+		if at, ok := removed[p]; ok && at > written {
+			return true
+		}
+	}
+	return false
+}
 
-// removedFiles are files an rm in the session deleted: a file written and
-// then removed is not a change the session left.
-func removedFiles(s *transcript.Session) map[string]bool {
-	out := map[string]bool{}
-	for _, c := range s.Calls() {
+var (
+	reRm = lazyre.New(`^(?:git )?rm(?:\s+-\w+)*\s+(.+)$`)
+	reMv = lazyre.New(`^(?:git )?mv(?:\s+-\w+)*\s+(.+)\s+\S+$`)
+)
+
+// removedFiles are the paths an rm or mv in the session took away, with
+// the index of the call that did it: a file written and then removed is
+// not a change the session left.
+func removedFiles(s *transcript.Session) map[string]int {
+	out := map[string]int{}
+	for i, c := range s.Calls() {
 		if c.Status != transcript.OK {
 			continue
 		}
 		for _, seg := range splitSegments(c.Command) {
-			if m := reRm.FindStringSubmatch(seg); m != nil && !strings.Contains(seg, "--cached") {
-				for _, f := range strings.Fields(m[1]) {
-					out[rel(s, strings.Trim(f, `"'`))] = true
+			seg = strings.TrimSpace(seg)
+			m := reRm.FindStringSubmatch(seg)
+			if m == nil {
+				m = reMv.FindStringSubmatch(seg)
+			}
+			if m == nil || strings.Contains(seg, "--cached") {
+				continue
+			}
+			for _, f := range strings.Fields(m[1]) {
+				if !strings.HasPrefix(f, "-") {
+					out[strings.TrimSuffix(rel(s, strings.Trim(f, `"'`)), "/")] = i
 				}
 			}
 		}
@@ -292,7 +319,11 @@ func checksLine(s *transcript.Session) []string {
 		state := "passed"
 		switch {
 		case last[kind].Status == transcript.Failed && environmentFailure(last[kind].Output):
-			state = "could not finish here (the environment, not the code: " + clip(oneLine(errorExcerpt(last[kind].Output)), 80) + ")"
+			state = "could not finish here (the environment, not the code: " + clip(oneLine(errorMessage(last[kind].Output)), 80) + ")"
+		case timedOut(last[kind]):
+			state = "was stopped by its time limit before it finished"
+		case last[kind].Status == transcript.Failed && disowned(s, last[kind]):
+			state = "failed (not from this session's changes, the agent said)"
 		case last[kind].Status == transcript.Failed:
 			state = "failed"
 		}

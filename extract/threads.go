@@ -191,7 +191,7 @@ func failingAtEnd(s *transcript.Session) (Candidate, bool) {
 	last := map[string]*transcript.Call{}
 	var order []string
 	for _, c := range s.Calls() {
-		if c.Status != transcript.OK && c.Status != transcript.Failed {
+		if c.Status != transcript.OK && c.Status != transcript.Failed || timedOut(c) {
 			continue
 		}
 		kind, _, _, ok := verifyCommand(c.Command)
@@ -205,19 +205,42 @@ func failingAtEnd(s *transcript.Session) (Candidate, bool) {
 	}
 	for _, kind := range order {
 		c := last[kind]
-		if c.Status != transcript.Failed || environmentFailure(c.Output) || confirmedAfter(s, c) {
+		if c.Status != transcript.Failed || environmentFailure(c.Output) || confirmedAfter(s, c) || disowned(s, c) {
 			continue
 		}
-		ex := errorExcerpt(c.Output)
-		if ex == "" {
+		if errorExcerpt(c.Output) == "" {
 			continue
 		}
+		ex := errorMessage(c.Output)
 		_, cmd, _, _ := verifyCommand(c.Command)
 		return Candidate{Kind: schema.KindThread, Scope: schema.ScopeProject, Title: titleFrom(fmt.Sprintf("`%s` still failing", cmd)),
 			Body: fmt.Sprintf("The session ended with `%s` failing:\n\n    %s", cmd, ex), Tags: []string{"failing", kind},
 			Status: schema.StatusOpen, Tools: []string{c.ID}, Rule: "the last " + kind + " run failed and nothing passed after it", Confidence: 0.75, Time: s.End}, true
 	}
 	return Candidate{}, false
+}
+
+// reDisowned is the agent saying a failure is not the session's: it was
+// there before, it is another part of the project, or the environment.
+var reDisowned = lazyre.New(`(?i)\b(pre-?existing|unrelated to (?:our|my|the|these|this|your) (?:changes?|work|edits?|code)|nothing to do with (?:our|my|the|these|this|your) (?:changes?|work|edits?|code)|not (?:caused by|related to|from) (?:our|my|the|these|this|your) (?:changes?|work|edits?)|(?:was|were|is|are) already (?:failing|broken) (?:before|on)|fail(?:s|ed|ing)? on (?:main|master) (?:too|as well)|sandbox(?:'s)? (?:network )?restrictions?|failed to listen on a port)`)
+
+// disowned reports the agent saying, before the person spoke again, that
+// a failing call's failure is not the session's: a thread for it would
+// tell the next session to fix what nobody broke.
+func disowned(s *transcript.Session, c *transcript.Call) bool {
+	after := false
+	for _, t := range s.Turns {
+		switch {
+		case t.Call == c:
+			after = true
+		case !after:
+		case t.IsPerson() && substantive(t.Text):
+			return false
+		case t.IsAgent() && reDisowned.MatchString(t.Text):
+			return true
+		}
+	}
+	return false
 }
 
 // confirmedAfter reports the person saying it works after a call.

@@ -3,10 +3,13 @@ package bench
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/cairnmem/cairn/internal/golden"
+	"github.com/cairnmem/cairn/schema"
+	"github.com/cairnmem/cairn/transcript"
 )
 
 // TestFixtures runs the capture hooks run on sessions we wrote in the
@@ -67,5 +70,22 @@ func TestItemMatching(t *testing.T) {
 	}
 	if (Item{Any: []string{"tabs"}}).matches("session", "uses TABS") != true {
 		t.Error("an item with no kinds matches any kind, case-insensitively")
+	}
+}
+
+// A title naming __main__.py is not a markdown remnant; one left with
+// bold markers is.
+func TestGarbledTitles(t *testing.T) {
+	for title, garbled := range map[string]bool{
+		"Gcode subcommands were registered twice in `opk/cli/__main__.py`": false,
+		"Keep __init__ imports light":                                      false,
+		"Always** run the linter before commits":                           true,
+		"__Never edit__ generated files":                                   true,
+		"- run the tests":                                                  true,
+	} {
+		got := slices.Contains(checks(&schema.Memory{Title: title}, &transcript.Session{}), ClassGarbled)
+		if got != garbled {
+			t.Errorf("%q garbled = %v, want %v", title, got, garbled)
+		}
 	}
 }

@@ -20,7 +20,12 @@ const (
 
 var reMarkup = regexp.MustCompile(`(?i)(<system-reminder|<command-(name|message|args)|<local-command-|<ide_(selection|opened_file)|<bash-(input|stdout|stderr)|<environment_context|<user_instructions|<permissions instructions|<collaboration_mode|<user-prompt-submit-hook|\[request interrupted by user|# agents\.md instructions|this session is being continued from a previous conversation|caveat: the messages below were generated)`)
 
-var reGarbled = regexp.MustCompile(`(\*\*|__|^[*_\-:;,]|[*_]$|\b\w+\*\*)`)
+var (
+	reGarbled = regexp.MustCompile(`(\*\*|__|^[*_\-:;,]|[*_]$|\b\w+\*\*)`)
+	// reDunder is a name like __main__.py or __init__: code, not a
+	// markdown remnant.
+	reDunder = regexp.MustCompile(`__[A-Za-z0-9]+__`)
+)
 
 // deletable are the checks that make a memory one a reader deletes; a
 // wrong date or a garbled title is a defect, but the memory may be kept.
@@ -44,7 +49,7 @@ func checks(m *schema.Memory, s *transcript.Session) []string {
 	if m.Kind == schema.KindThread && m.Status.Current() && hasTag(m.Tags, "failing") && !failedAtEnd(s, m.Body) {
 		out = append(out, ClassFailure)
 	}
-	if reGarbled.MatchString(strings.TrimSpace(m.Title)) {
+	if reGarbled.MatchString(reDunder.ReplaceAllString(strings.TrimSpace(m.Title), "dunder")) {
 		out = append(out, ClassGarbled)
 	}
 	return out

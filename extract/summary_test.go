@@ -1,0 +1,68 @@
+package extract
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/cairnmem/cairn/transcript"
+)
+
+// Shapes seen in real sessions: a request carries an aside that steers the
+// exchange ("ask me if something is not clear"), or is nothing but one
+// ("I didn't mean to interrupt you, continue"). A summary that repeats it
+// reads as a standing instruction.
+func TestAsides(t *testing.T) {
+	for _, tc := range []struct {
+		in          string
+		ask         string
+		substantive bool
+	}{
+		{"Implement this plan. ask me if something is not clear", "Implement this plan.", true},
+		{"I didn't mean to interrupt you, continue", "", false},
+		{"Try again, the same thing", "", false},
+		{"Add the retry to the consumer. Let me know if the tests need a database.", "Add the retry to the consumer.", true},
+		{"Don't make any changes yet. Explain why the consumer drops expires_at on retry", "Explain why the consumer drops expires_at on retry", true},
+		// Not asides: a request that only starts like one.
+		{"Try the regex parser again with the structured log field and test it separately", "Try the regex parser again with the structured log field and test it separately", true},
+		{"Ask the linter why the import block fails gofmt in schema.resolvers_test.go", "Ask the linter why the import block fails gofmt in schema.resolvers_test.go", true},
+	} {
+		if got := substantive(tc.in); got != tc.substantive {
+			t.Errorf("substantive(%q) = %v, want %v", tc.in, got, tc.substantive)
+		}
+		if !tc.substantive {
+			continue
+		}
+		if got := ask(tc.in); got != tc.ask {
+			t.Errorf("ask(%q) = %q, want %q", tc.in, got, tc.ask)
+		}
+	}
+}
+
+// A file written and then removed, itself or with its directory (rm -rf
+// dir, mv dir elsewhere), is not a change the session left; one removed
+// and written again is.
+func TestFilesChangedLeavesRemoved(t *testing.T) {
+	write := func(f string) transcript.Turn {
+		return transcript.Turn{Speaker: transcript.Agent, Call: &transcript.Call{Tool: "Write", Files: []string{"/repo/" + f}, Status: transcript.OK}}
+	}
+	run := func(cmd string) transcript.Turn {
+		return transcript.Turn{Speaker: transcript.Agent, Call: &transcript.Call{Tool: "Bash", Command: cmd, Status: transcript.OK}}
+	}
+	s := &transcript.Session{Cwd: "/repo", Turns: []transcript.Turn{
+		write("systems/personal-laptop/default.nix"),
+		write("systems/nixos/default.nix"),
+		write("backstop/run.sh"),
+		write("lib/hosts/nixos/hardware.nix"),
+		run("rm -rf systems/personal-laptop"),
+		run("rm /repo/backstop/run.sh && mv lib/hosts lib/hardware"),
+		write("backstop/run.sh"),
+		run("git rm --cached systems/nixos/default.nix"),
+	}}
+	got := filesChanged(s)
+	want := []string{"systems/nixos/default.nix", "backstop/run.sh"}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("filesChanged = %q, want %q", got, want)
+	}
+}
