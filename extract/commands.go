@@ -154,6 +154,7 @@ type run struct {
 	escalated      bool // passed only outside the sandbox
 	sandboxed      bool // failed in the sandbox
 	call           *transcript.Call
+	at             int // index of the last call among the session's calls
 }
 
 // runs lists the session's verification commands in order of first use,
@@ -161,7 +162,7 @@ type run struct {
 func runs(s *transcript.Session) []*run {
 	var out []*run
 	by := map[string]*run{}
-	for _, c := range s.Calls() {
+	for i, c := range s.Calls() {
 		if c.Command == "" {
 			continue
 		}
@@ -176,6 +177,7 @@ func runs(s *transcript.Session) []*run {
 			by[key] = r
 			out = append(out, r)
 		}
+		r.at = i
 		switch c.Status {
 		case transcript.OK, transcript.Failed:
 			r.status, r.call = c.Status, c
@@ -191,7 +193,29 @@ func runs(s *transcript.Session) []*run {
 			r.sandboxed = true
 		}
 	}
-	return out
+	removed := removedFiles(s)
+	return slices.DeleteFunc(out, func(r *run) bool { return movedAway(r.dir, r.at, removed) })
+}
+
+// buildFiles are the files that make a directory a place a check runs.
+var buildFiles = []string{"flake.nix", "go.mod", "package.json", "Cargo.toml", "pyproject.toml", "setup.py", "Makefile", "justfile", "mix.exs", "Gemfile", "pom.xml", "build.gradle"}
+
+// movedAway reports a check's directory taken away after its last run:
+// the directory removed, or its build file (a flake moved to the root). A
+// command to run there would fail next session.
+func movedAway(dir string, at int, removed map[string]int) bool {
+	if dir == "" || dir == "." || strings.HasPrefix(dir, "..") || isAbs(dir) {
+		return false
+	}
+	if gone(dir, at, removed) {
+		return true
+	}
+	for _, f := range buildFiles {
+		if i, ok := removed[path.Join(dir, f)]; ok && i > at {
+			return true
+		}
+	}
+	return false
 }
 
 // reWorked is the person saying which command worked.

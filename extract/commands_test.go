@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/cairnmem/cairn/transcript"
@@ -43,5 +44,28 @@ func TestTimedOutCheck(t *testing.T) {
 	got := checksLine(s)
 	if len(got) != 1 || got[0] != "the last test run (`nix run ./tests#run . -- --jobs 2`) was stopped by its time limit before it finished" {
 		t.Errorf("checksLine = %q", got)
+	}
+}
+
+// A check whose directory the session took away afterwards (its flake
+// moved to the root) is not a command to run next time; one run there
+// after the move is.
+func TestRunsMovedAway(t *testing.T) {
+	bash := func(cmd string) transcript.Turn {
+		return transcript.Turn{Speaker: transcript.Agent, Call: &transcript.Call{Tool: "Bash", Command: cmd, Status: transcript.OK}}
+	}
+	s := &transcript.Session{Cwd: "/repo", Turns: []transcript.Turn{
+		bash("cd systems/nixos && nix flake check"),
+		bash("cd services/api && go test ./..."),
+		bash("rm systems/nixos/flake.nix systems/nixos/flake.lock"),
+		bash("nix flake check"),
+	}}
+	var got []string
+	for _, r := range runs(s) {
+		got = append(got, r.dir+": "+r.cmd)
+	}
+	want := []string{"services/api: go test ./...", ": nix flake check"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("runs = %q, want %q", got, want)
 	}
 }

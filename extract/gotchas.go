@@ -109,6 +109,10 @@ func extractGotchas(s *transcript.Session) []Candidate {
 
 var reEnvStep = lazyre.New(`^(?:sudo\s+)?(?:dos2unix|sed -i.*\\r|tr -d|chmod|chown|pip3? install|uv (?:pip|sync|add)|poetry install|npm (?:install|ci|i)\b|pnpm install|yarn(?: install)?$|bundle install|go mod (?:tidy|download)|cargo fetch|mix deps\.get|apt(?:-get)? install|brew install|nix (?:develop|shell)|export |source |git (?:checkout|switch|stash|pull|fetch|submodule)|docker(?:-compose| compose) (?:up|pull|build)|mkdir|ln -s|usermod|newgrp|rm -rf \S*(?:cache|node_modules|\.lock))`)
 
+// reVague is a cause that names no mechanism: "importing it behaved
+// inconsistently" says the agent did not find out why.
+var reVague = lazyre.New(`(?i)\b(inconsistent(?:ly)?|somehow|for some reason|weird(?:ly)?|odd(?:ly)?|strange(?:ly)?|mysterious(?:ly)?|flaky|intermittent(?:ly)?|unclear why)\b`)
+
 var reCausal = lazyre.New(`(?i)\b(because|since|due to|caused|means|expects?|requires?|is missing|are missing|isn'?t|aren'?t|doesn'?t|don'?t|can'?t|cannot|wasn'?t|weren'?t|didn'?t|mismatch\w*|conflicts?|only (?:works|accepts|reads|runs)|stemmed from|instead of)\b`)
 
 // explained looks in an agent turn for the cause of the current problem,
@@ -139,7 +143,7 @@ func explained(s *transcript.Session, at int, p problem) (Candidate, bool) {
 		conf += 0.25
 		rule = append(rule, "cause named")
 	}
-	if reSpeculate.MatchString(cause) {
+	if reSpeculate.MatchString(cause) || reVague.MatchString(cause) {
 		conf -= 0.2
 		rule = append(rule, "a guess")
 	}

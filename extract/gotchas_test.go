@@ -54,3 +54,20 @@ func TestCaseReportedAfterTheFix(t *testing.T) {
 		t.Errorf("a fix the person said did not hold was written: %+v", cs)
 	}
 }
+
+// A cause that names no mechanism ("behaved inconsistently") is a guess:
+// in a real session the agent patched around a file it had not committed
+// and called the import "inconsistent".
+func TestVagueCauseIsAGuess(t *testing.T) {
+	s := &transcript.Session{Cwd: "/repo", Turns: []transcript.Turn{
+		{Ref: "u1", Speaker: transcript.Person, Form: transcript.Pasted, Text: "tests/test_cli.py:33: in test_workspace_init\nopk/cli/__main__.py:173: in main\nE   ImportError: cannot import name 'init_workspace' from 'opk.workspace.scaffold'"},
+		{Ref: "c1", Speaker: transcript.Agent, Call: &transcript.Call{Tool: "ApplyPatch", Files: []string{"/repo/opk/cli/__main__.py"}, Status: transcript.OK}},
+		{Ref: "c2", Speaker: transcript.Agent, Call: &transcript.Call{Tool: "Bash", Command: "pytest -q", Status: transcript.OK, Output: "36 passed"}},
+		{Ref: "a1", Speaker: transcript.Agent, Text: "- Cause: on 3.10 in source-run mode, importing `init_workspace` behaved inconsistently.\n- Fix: fall back to a minimal inline initializer."},
+	}}
+	for _, c := range extractGotchas(s) {
+		if c.Confidence >= minConfidence {
+			t.Errorf("a vague cause was written (%.2f): %s", c.Confidence, c.Title)
+		}
+	}
+}
