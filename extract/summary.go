@@ -144,7 +144,7 @@ func extractSession(s *transcript.Session) []Candidate {
 		fmt.Fprintf(&b, "\nResult: %s\n", result)
 	}
 	if end := ending(s); end != "" {
-		fmt.Fprintf(&b, "\nEnded: %s.\n", end)
+		fmt.Fprintf(&b, "\nEnded: %s\n", closeSentence(end))
 	}
 	if left := leftOpen(s); len(left) > 0 {
 		fmt.Fprintf(&b, "\nLeft open: %s.\n", strings.Join(left, "; "))
@@ -213,8 +213,37 @@ func ending(s *transcript.Session) string {
 				return "while the agent was still working on: " + last
 			}
 			return ""
-		case t.IsAgent(), t.Call != nil:
+		case t.IsAgent():
+			return closing(t.Text)
+		case t.Call != nil:
 			return ""
+		}
+	}
+	return ""
+}
+
+// closeSentence ends a sentence with one full stop, or with the question
+// or exclamation mark it ends with.
+func closeSentence(s string) string {
+	s = strings.TrimRight(s, ". ")
+	if strings.HasSuffix(s, "?") || strings.HasSuffix(s, "!") {
+		return s
+	}
+	return s + "."
+}
+
+var reGenericQ = lazyre.New(`(?i)^(?:anything else|what else|is there anything|does (?:this|that|it) (?:help|make sense|look (?:good|right))|any (?:other )?questions|(?:do you )?want me to (?:do|help with) anything)`)
+
+// closing is how a session the agent had the last word in ended: on a
+// question to the person, which the next session should take up; "" for
+// a plain report. The agent's own "next steps" are not used: they are
+// suggestions nobody asked for.
+func closing(text string) string {
+	sents := sentences(text)
+	for i := len(sents) - 1; i >= max(0, len(sents)-2); i-- {
+		q := statement(sents[i])
+		if strings.HasSuffix(q, "?") && !reGenericQ.MatchString(q) && len(subject(q)) >= 3 {
+			return "with the agent asking: " + clip(oneLine(q), 200)
 		}
 	}
 	return ""

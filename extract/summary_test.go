@@ -66,3 +66,21 @@ func TestFilesChangedLeavesRemoved(t *testing.T) {
 		t.Errorf("filesChanged = %q, want %q", got, want)
 	}
 }
+
+// A session that ended on the agent's question says so: the next session
+// should take it up. Generic closers are not questions to take up.
+func TestClosingQuestion(t *testing.T) {
+	for text, want := range map[string]string{
+		"The freeze comes from NVIDIA power management.\n\nShould I add the NVIDIA power management configuration to your hardware config?":    "with the agent asking: Should I add the NVIDIA power management configuration to your hardware config?",
+		"Are you done with the font config? For middle-click: what do you need it for specifically, pasting in the terminal or opening links?": "with the agent asking: For middle-click: what do you need it for specifically, pasting in the terminal or opening links?",
+		"Done: the role guards are in place. Anything else you want me to look at?":                                                            "",
+		"All 55 tests pass.\n\nNext steps: share the tasks file with the stakeholders for sign-off.":                                           "",
+	} {
+		if got := closing(text); got != want {
+			t.Errorf("closing(%q) = %q, want %q", text, got, want)
+		}
+	}
+	if got := closeSentence("with the agent asking: Should I?"); got != "with the agent asking: Should I?" {
+		t.Errorf("closeSentence kept a full stop after a question: %q", got)
+	}
+}
