@@ -84,3 +84,49 @@ func TestClosingQuestion(t *testing.T) {
 		t.Errorf("closeSentence kept a full stop after a question: %q", got)
 	}
 }
+
+// An edit the session undid is not a change it left: the last edit put
+// back what the first replaced (edits of other parts of the file in
+// between keep it changed), or git restored the file.
+func TestFilesChangedLeavesReverted(t *testing.T) {
+	edit := func(f, old, new string) transcript.Turn {
+		return transcript.Turn{Speaker: transcript.Agent, Call: &transcript.Call{Tool: "Edit", Files: []string{"/home/u/repo/" + f}, Status: transcript.OK,
+			Input: map[string]any{"old_string": old, "new_string": new}}}
+	}
+	s := &transcript.Session{Cwd: "/home/u/repo", Turns: []transcript.Turn{
+		edit("flake.nix", "jaro = import ./systems/jaro inputs;", "jaro = import ./systems/jaro (inputs // { x = 1; });"),
+		edit("flake.nix", "jaro = import ./systems/jaro (inputs // { x = 1; });", "jaro = import ./systems/jaro inputs;"),
+		edit("base.nix", "cores = 0;", "cores = 0; # modern names"),
+		edit("base.nix", "max-jobs = 1;", "max-jobs = 2;"),
+		edit("base.nix", "cores = 0; # modern names", "cores = 0;"),
+		edit("models.go", "type Outcome struct {", "type Outcome struct { Months string"),
+		{Speaker: transcript.Agent, Call: &transcript.Call{Tool: "Bash", Command: "git checkout -- models.go", Status: transcript.OK}},
+		edit("storage.go", "$set", "$dateAdd"),
+	}}
+	got := filesChanged(s)
+	slices.Sort(got)
+	if want := []string{"base.nix", "storage.go"}; !slices.Equal(got, want) {
+		t.Errorf("filesChanged = %q, want %q", got, want)
+	}
+}
+
+// Work on the person's own files outside the project (a desktop's
+// ~/.config) is where such a session's changes live; the agents' own
+// files and scratch space are not.
+func TestFilesElsewhere(t *testing.T) {
+	write := func(f string) transcript.Turn {
+		return transcript.Turn{Speaker: transcript.Agent, Call: &transcript.Call{Tool: "Write", Files: []string{f}, Status: transcript.OK}}
+	}
+	s := &transcript.Session{Cwd: "/home/vw/Claude", Turns: []transcript.Turn{
+		write("/home/vw/.config/waybar/config.jsonc"),
+		write("/home/vw/.config/waybar/config.jsonc"),
+		write("/home/vw/.config/hypr/hypridle.conf"),
+		write("/home/vw/.claude/projects/-home-vw-Claude/memory/MEMORY.md"),
+		write("/home/vw/Claude/notes.md"),
+		write("/tmp/scratch.sh"),
+	}}
+	got := filesElsewhere(s)
+	if want := []string{"~/.config/waybar/config.jsonc", "~/.config/hypr/hypridle.conf"}; !slices.Equal(got, want) {
+		t.Errorf("filesElsewhere = %q, want %q", got, want)
+	}
+}
