@@ -208,7 +208,7 @@ func extractSession(s *transcript.Session) []Candidate {
 	}
 	topic := s.Title
 	if topic == "" && len(asked) > 0 {
-		main := statement(mainRequest(s, asked).Text)
+		main := statement(meant(s, mainRequest(s, asked)))
 		if topic = firstSentences(main, 90); topic == "" {
 			topic = clip(oneLine(main), 90)
 		}
@@ -222,8 +222,10 @@ func extractSession(s *transcript.Session) []Candidate {
 	}
 	if work := workRequests(s, asked); len(work) > 0 {
 		var parts []string
-		for _, t := range work[:min(3, len(work))] {
-			parts = append(parts, ask(t.Text))
+		for _, t := range work {
+			if a := ask(meant(s, t)); !slices.Contains(parts, a) && len(parts) < 3 {
+				parts = append(parts, a)
+			}
 		}
 		fmt.Fprintf(&b, "Asked: %s", strings.Join(parts, " / "))
 		if len(asked) > 3 {

@@ -130,3 +130,38 @@ func TestFilesElsewhere(t *testing.T) {
 		t.Errorf("filesElsewhere = %q, want %q", got, want)
 	}
 }
+
+// A go-ahead ("Now implement the plan", "Yes, implement this, don't
+// bother running precommit") says nothing about the work: the summary
+// names the plan it approves or the request before it. A request that
+// goes on to say what it wants is its own.
+func TestGoAheadMeans(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Now implement the plan": true,
+		"Yes, implement this, don't bother running mix precommit as it isn't working yet": true,
+		"Make this happen": true,
+		"Make this happen, but call the regular role user not regular":             false,
+		"let's make that change, then change back flake.nix, then check the flake": false,
+		"lets make those changes to pass the bool through":                         false,
+		"Implement retries in the consumer":                                        false,
+	} {
+		if got := goAhead(text); got != want {
+			t.Errorf("goAhead(%q) = %v, want %v", text, got, want)
+		}
+	}
+	s := &transcript.Session{Turns: []transcript.Turn{
+		{Ref: "u1", Speaker: transcript.Person, Text: "I would like to use optimistic locks for user update. Is it possible to add a version?"},
+		{Ref: "a1", Speaker: transcript.Agent, Text: "Yes: add a version attribute and change optimistic_lock(:version). Want me to implement it?"},
+		{Ref: "u2", Speaker: transcript.Person, Text: "Yes, implement this, don't bother running mix precommit"},
+		{Ref: "p1", Speaker: transcript.Agent, Source: "plan", Text: "# Shell-WS: Interactive 2D Shell Workspace\n\n## Summary\nA browser UI with a local kernel."},
+		{Ref: "u3", Speaker: transcript.Person, Text: "can i get a brief pros/cons comparison of the kernel languages?"},
+		{Ref: "a2", Speaker: transcript.Agent, Text: "Rust is faster; Go is simpler."},
+		{Ref: "u4", Speaker: transcript.Person, Text: "Now implement the plan"},
+	}}
+	if got := meant(s, s.Turns[2]); got != s.Turns[0].Text {
+		t.Errorf("meant(go-ahead) = %q, want the request it approves", got)
+	}
+	if got := meant(s, s.Turns[6]); got != "Shell-WS: Interactive 2D Shell Workspace" {
+		t.Errorf("meant(implement the plan) = %q, want the plan's title", got)
+	}
+}
