@@ -155,12 +155,7 @@ var (
 func approvedPlan(t transcript.Turn) (Candidate, bool) {
 	// The plan's name is its top heading; a plan without one is named by
 	// what it changes.
-	title := ""
-	if m := reTitleHeading.FindStringSubmatch(t.Text); m != nil {
-		if h := strings.TrimSpace(strings.Trim(m[1], "*")); !reGenericSec.MatchString(h) && len(subject(h)) >= 2 {
-			title = h
-		}
-	}
+	title := planTitle(t.Text)
 	approach := firstSentences(planSection(t.Text), 500)
 	gist := approach
 	if gist == "" {

@@ -148,3 +148,73 @@ func workRequests(s *transcript.Session, asked []transcript.Turn) []transcript.T
 	}
 	return asked
 }
+
+// reGoAhead is a request that approves what came before instead of saying
+// what it is: "implement this", "now implement the plan", "make this
+// happen".
+var reGoAhead = lazyre.New(`(?i)^(?:(?:yes|yep|ok(?:ay)?|great|perfect|good|sure|cool|alright|now|then|so)[,.!]?\s+)*(?:please\s+|let'?s\s+|go ahead and\s+)?(?:implement|do|make|build|apply|execute|start(?: on)?|proceed with|go ahead with|carry out)\s+(?:it|this|that|these|those|them|the plan|this plan|that plan|the changes?|the fix|as planned|what you (?:said|proposed|suggested|described))(?:\s+(?:happen|so|now))?\b`)
+
+var reNoNeed = lazyre.New(`(?i)^(?:but |and )?(?:don'?t|do not|no need to) (?:bother|worry|run|test|check)\b`)
+
+// goAhead reports a request whose first sentence only approves what came
+// before ("Yes, implement this, don't bother running the linter"); one
+// that goes on to say what it wants is its own request.
+func goAhead(text string) bool {
+	first, _, _ := strings.Cut(statement(text)+"\n", "\n")
+	if sents := splitSentences(first); len(sents) > 0 {
+		first = sents[0]
+	}
+	loc := reGoAhead.FindStringIndex(first)
+	if loc == nil {
+		return false
+	}
+	rest := strings.Trim(first[loc[1]:], ",.!;: ")
+	return rest == "" || reNoNeed.MatchString(rest) || reAside.MatchString(rest)
+}
+
+// meant is what a request asks for: its own words, or for a go-ahead the
+// title of the plan it approves, else the person's request before it.
+func meant(s *transcript.Session, t transcript.Turn) string {
+	if !goAhead(t.Text) {
+		return t.Text
+	}
+	at := turnIndex(s, t)
+	if strings.Contains(strings.ToLower(t.Text), "plan") {
+		// "Now implement the plan": the last plan, however long the talk
+		// about it was.
+		for i := at - 1; i >= 0; i-- {
+			if u := s.Turns[i]; u.IsPlan() || u.IsAgent() && rePlanHeading.MatchString(u.Text) {
+				if title := planTitle(u.Text); title != "" {
+					return title
+				}
+			}
+		}
+	}
+	agentSpoke := false
+	for i := at - 1; i >= 0; i-- {
+		u := s.Turns[i]
+		switch {
+		case u.IsPlan() || u.IsAgent() && !agentSpoke:
+			if title := planTitle(u.Text); title != "" && (u.IsPlan() || rePlanHeading.MatchString(u.Text)) {
+				return title
+			}
+			agentSpoke = agentSpoke || u.IsAgent()
+		case u.IsPerson() && substantive(u.Text) && !goAhead(u.Text):
+			return u.Text
+		}
+	}
+	return t.Text
+}
+
+// planTitle is a plan's top heading, when it names something.
+func planTitle(text string) string {
+	m := reTitleHeading.FindStringSubmatch(text)
+	if m == nil {
+		return ""
+	}
+	h := strings.TrimSpace(strings.Trim(m[1], "*"))
+	if reGenericSec.MatchString(h) || len(subject(h)) < 2 {
+		return ""
+	}
+	return rePlanLead.ReplaceAllString(h, "")
+}

@@ -48,11 +48,106 @@ func filesChanged(s *transcript.Session) []string {
 			lastWrite[r] = i
 		}
 	}
-	removed := removedFiles(s)
-	order = slices.DeleteFunc(order, func(f string) bool { return gone(f, lastWrite[f], removed) })
+	removed, back := removedFiles(s), reverted(s)
+	order = slices.DeleteFunc(order, func(f string) bool {
+		at, ok := back[f]
+		return gone(f, lastWrite[f], removed) || ok && at >= lastWrite[f]
+	})
 	slices.SortStableFunc(order, func(a, b string) int { return count[b] - count[a] })
 	return order
 }
+
+var (
+	reHome = lazyre.New(`^(/home/[^/]+|/Users/[^/]+|/root)/`)
+	// reAgentOwn are the agents' own and scratch places: an agent writing
+	// its memory file or a cache is not the person's change.
+	reAgentOwn = lazyre.New(`^~/(?:\.claude|\.codex|\.cache|\.npm|\.local/share/Trash|\.cairn|Library/Caches)/`)
+)
+
+// filesElsewhere are files the session wrote in the person's home outside
+// the project (~/.config/waybar/config.jsonc when tuning a desktop), as
+// ~/ paths, most edited first: where the work of such a session lives.
+func filesElsewhere(s *transcript.Session) []string {
+	m := reHome.FindStringSubmatch(s.Cwd + "/")
+	if m == nil {
+		return nil
+	}
+	home := m[1] + "/"
+	back := reverted(s)
+	count := map[string]int{}
+	var order []string
+	for _, c := range s.Calls() {
+		for _, f := range c.Files {
+			if !strings.HasPrefix(f, home) || !isAbs(rel(s, f)) {
+				continue // inside the project, or not in the home
+			}
+			if _, ok := back[rel(s, f)]; ok {
+				continue
+			}
+			t := "~/" + strings.TrimPrefix(f, home)
+			if reAgentOwn.MatchString(t) {
+				continue
+			}
+			if count[t] == 0 {
+				order = append(order, t)
+			}
+			count[t]++
+		}
+	}
+	slices.SortStableFunc(order, func(a, b string) int { return count[b] - count[a] })
+	return order
+}
+
+// reverted are the files whose edits the session took back: the last
+// edit restored what the first one replaced (the agent trying a change
+// and undoing it), or git checkout/restore put the file back. Keyed by
+// the path as written, with the index of the call that restored it.
+func reverted(s *transcript.Session) map[string]int {
+	// Per file, the text the first edit replaced and the text the last
+	// one left, while each edit took up where the one before left off.
+	type chain struct {
+		first, last string
+		broken      bool
+	}
+	chains := map[string]*chain{}
+	out := map[string]int{}
+	for i, c := range s.Calls() {
+		if c.Status == transcript.OK {
+			for _, seg := range splitSegments(c.Command) {
+				if m := reRestore.FindStringSubmatch(strings.TrimSpace(seg)); m != nil {
+					for _, f := range strings.Fields(m[1]) {
+						if f != "--" && !strings.HasPrefix(f, "-") && f != "." {
+							out[rel(s, f)] = i
+						}
+					}
+				}
+			}
+		}
+		if c.Tool != "Edit" || len(c.Files) != 1 || c.Status == transcript.Failed || c.Status == transcript.NotRun {
+			continue
+		}
+		f := rel(s, c.Files[0])
+		oldS, _ := c.Input["old_string"].(string)
+		newS, _ := c.Input["new_string"].(string)
+		ch := chains[f]
+		switch {
+		case ch == nil:
+			chains[f] = &chain{first: oldS, last: newS, broken: oldS == ""}
+		case oldS != ch.last:
+			ch.broken = true // another part of the file: no longer one change undone
+		default:
+			ch.last = newS
+		}
+		if ch = chains[f]; !ch.broken && ch.last == ch.first {
+			out[f] = i
+		} else {
+			delete(out, f)
+		}
+	}
+	return out
+}
+
+var reRestore = lazyre.New(`^git (?:checkout --|restore(?: --(?:worktree|staged))*)\s+(.+)$`)
 
 // gone reports a file removed, itself or a directory above it, after it
 // was last written.
@@ -113,7 +208,7 @@ func extractSession(s *transcript.Session) []Candidate {
 	}
 	topic := s.Title
 	if topic == "" && len(asked) > 0 {
-		main := statement(mainRequest(s, asked).Text)
+		main := statement(meant(s, mainRequest(s, asked)))
 		if topic = firstSentences(main, 90); topic == "" {
 			topic = clip(oneLine(main), 90)
 		}
@@ -127,8 +222,10 @@ func extractSession(s *transcript.Session) []Candidate {
 	}
 	if work := workRequests(s, asked); len(work) > 0 {
 		var parts []string
-		for _, t := range work[:min(3, len(work))] {
-			parts = append(parts, ask(t.Text))
+		for _, t := range work {
+			if a := ask(meant(s, t)); !slices.Contains(parts, a) && len(parts) < 3 {
+				parts = append(parts, a)
+			}
 		}
 		fmt.Fprintf(&b, "Asked: %s", strings.Join(parts, " / "))
 		if len(asked) > 3 {
@@ -144,7 +241,7 @@ func extractSession(s *transcript.Session) []Candidate {
 		fmt.Fprintf(&b, "\nResult: %s\n", result)
 	}
 	if end := ending(s); end != "" {
-		fmt.Fprintf(&b, "\nEnded: %s.\n", end)
+		fmt.Fprintf(&b, "\nEnded: %s\n", closeSentence(end))
 	}
 	if left := leftOpen(s); len(left) > 0 {
 		fmt.Fprintf(&b, "\nLeft open: %s.\n", strings.Join(left, "; "))
@@ -213,8 +310,37 @@ func ending(s *transcript.Session) string {
 				return "while the agent was still working on: " + last
 			}
 			return ""
-		case t.IsAgent(), t.Call != nil:
+		case t.IsAgent():
+			return closing(t.Text)
+		case t.Call != nil:
 			return ""
+		}
+	}
+	return ""
+}
+
+// closeSentence ends a sentence with one full stop, or with the question
+// or exclamation mark it ends with.
+func closeSentence(s string) string {
+	s = strings.TrimRight(s, ". ")
+	if strings.HasSuffix(s, "?") || strings.HasSuffix(s, "!") {
+		return s
+	}
+	return s + "."
+}
+
+var reGenericQ = lazyre.New(`(?i)^(?:anything else|what else|is there anything|does (?:this|that|it) (?:help|make sense|look (?:good|right))|any (?:other )?questions|(?:do you )?want me to (?:do|help with) anything)`)
+
+// closing is how a session the agent had the last word in ended: on a
+// question to the person, which the next session should take up; "" for
+// a plain report. The agent's own "next steps" are not used: they are
+// suggestions nobody asked for.
+func closing(text string) string {
+	sents := sentences(text)
+	for i := len(sents) - 1; i >= max(0, len(sents)-2); i-- {
+		q := statement(sents[i])
+		if strings.HasSuffix(q, "?") && !reGenericQ.MatchString(q) && len(subject(q)) >= 3 {
+			return "with the agent asking: " + clip(oneLine(q), 200)
 		}
 	}
 	return ""
@@ -262,6 +388,14 @@ func doneLine(s *transcript.Session, files []string) string {
 			more = fmt.Sprintf(" and %d more", len(files)-len(shown))
 		}
 		done = append(done, fmt.Sprintf("changed %s%s", strings.Join(shown, ", "), more))
+	}
+	if other := filesElsewhere(s); len(other) > 0 {
+		shown := other[:min(6, len(other))]
+		more := ""
+		if len(other) > len(shown) {
+			more = fmt.Sprintf(" and %d more", len(other)-len(shown))
+		}
+		done = append(done, fmt.Sprintf("changed outside the project %s%s", strings.Join(shown, ", "), more))
 	}
 	done = append(done, checksLine(s)...)
 	if b := branchAtEnd(s); b != "" && b != "main" && b != "master" && b != "HEAD" {

@@ -66,3 +66,102 @@ func TestFilesChangedLeavesRemoved(t *testing.T) {
 		t.Errorf("filesChanged = %q, want %q", got, want)
 	}
 }
+
+// A session that ended on the agent's question says so: the next session
+// should take it up. Generic closers are not questions to take up.
+func TestClosingQuestion(t *testing.T) {
+	for text, want := range map[string]string{
+		"The freeze comes from NVIDIA power management.\n\nShould I add the NVIDIA power management configuration to your hardware config?":    "with the agent asking: Should I add the NVIDIA power management configuration to your hardware config?",
+		"Are you done with the font config? For middle-click: what do you need it for specifically, pasting in the terminal or opening links?": "with the agent asking: For middle-click: what do you need it for specifically, pasting in the terminal or opening links?",
+		"Done: the role guards are in place. Anything else you want me to look at?":                                                            "",
+		"All 55 tests pass.\n\nNext steps: share the tasks file with the stakeholders for sign-off.":                                           "",
+	} {
+		if got := closing(text); got != want {
+			t.Errorf("closing(%q) = %q, want %q", text, got, want)
+		}
+	}
+	if got := closeSentence("with the agent asking: Should I?"); got != "with the agent asking: Should I?" {
+		t.Errorf("closeSentence kept a full stop after a question: %q", got)
+	}
+}
+
+// An edit the session undid is not a change it left: the last edit put
+// back what the first replaced (edits of other parts of the file in
+// between keep it changed), or git restored the file.
+func TestFilesChangedLeavesReverted(t *testing.T) {
+	edit := func(f, old, new string) transcript.Turn {
+		return transcript.Turn{Speaker: transcript.Agent, Call: &transcript.Call{Tool: "Edit", Files: []string{"/home/u/repo/" + f}, Status: transcript.OK,
+			Input: map[string]any{"old_string": old, "new_string": new}}}
+	}
+	s := &transcript.Session{Cwd: "/home/u/repo", Turns: []transcript.Turn{
+		edit("flake.nix", "jaro = import ./systems/jaro inputs;", "jaro = import ./systems/jaro (inputs // { x = 1; });"),
+		edit("flake.nix", "jaro = import ./systems/jaro (inputs // { x = 1; });", "jaro = import ./systems/jaro inputs;"),
+		edit("base.nix", "cores = 0;", "cores = 0; # modern names"),
+		edit("base.nix", "max-jobs = 1;", "max-jobs = 2;"),
+		edit("base.nix", "cores = 0; # modern names", "cores = 0;"),
+		edit("models.go", "type Outcome struct {", "type Outcome struct { Months string"),
+		{Speaker: transcript.Agent, Call: &transcript.Call{Tool: "Bash", Command: "git checkout -- models.go", Status: transcript.OK}},
+		edit("storage.go", "$set", "$dateAdd"),
+	}}
+	got := filesChanged(s)
+	slices.Sort(got)
+	if want := []string{"base.nix", "storage.go"}; !slices.Equal(got, want) {
+		t.Errorf("filesChanged = %q, want %q", got, want)
+	}
+}
+
+// Work on the person's own files outside the project (a desktop's
+// ~/.config) is where such a session's changes live; the agents' own
+// files and scratch space are not.
+func TestFilesElsewhere(t *testing.T) {
+	write := func(f string) transcript.Turn {
+		return transcript.Turn{Speaker: transcript.Agent, Call: &transcript.Call{Tool: "Write", Files: []string{f}, Status: transcript.OK}}
+	}
+	s := &transcript.Session{Cwd: "/home/vw/Claude", Turns: []transcript.Turn{
+		write("/home/vw/.config/waybar/config.jsonc"),
+		write("/home/vw/.config/waybar/config.jsonc"),
+		write("/home/vw/.config/hypr/hypridle.conf"),
+		write("/home/vw/.claude/projects/-home-vw-Claude/memory/MEMORY.md"),
+		write("/home/vw/Claude/notes.md"),
+		write("/tmp/scratch.sh"),
+	}}
+	got := filesElsewhere(s)
+	if want := []string{"~/.config/waybar/config.jsonc", "~/.config/hypr/hypridle.conf"}; !slices.Equal(got, want) {
+		t.Errorf("filesElsewhere = %q, want %q", got, want)
+	}
+}
+
+// A go-ahead ("Now implement the plan", "Yes, implement this, don't
+// bother running precommit") says nothing about the work: the summary
+// names the plan it approves or the request before it. A request that
+// goes on to say what it wants is its own.
+func TestGoAheadMeans(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Now implement the plan": true,
+		"Yes, implement this, don't bother running mix precommit as it isn't working yet": true,
+		"Make this happen": true,
+		"Make this happen, but call the regular role user not regular":             false,
+		"let's make that change, then change back flake.nix, then check the flake": false,
+		"lets make those changes to pass the bool through":                         false,
+		"Implement retries in the consumer":                                        false,
+	} {
+		if got := goAhead(text); got != want {
+			t.Errorf("goAhead(%q) = %v, want %v", text, got, want)
+		}
+	}
+	s := &transcript.Session{Turns: []transcript.Turn{
+		{Ref: "u1", Speaker: transcript.Person, Text: "I would like to use optimistic locks for user update. Is it possible to add a version?"},
+		{Ref: "a1", Speaker: transcript.Agent, Text: "Yes: add a version attribute and change optimistic_lock(:version). Want me to implement it?"},
+		{Ref: "u2", Speaker: transcript.Person, Text: "Yes, implement this, don't bother running mix precommit"},
+		{Ref: "p1", Speaker: transcript.Agent, Source: "plan", Text: "# Shell-WS: Interactive 2D Shell Workspace\n\n## Summary\nA browser UI with a local kernel."},
+		{Ref: "u3", Speaker: transcript.Person, Text: "can i get a brief pros/cons comparison of the kernel languages?"},
+		{Ref: "a2", Speaker: transcript.Agent, Text: "Rust is faster; Go is simpler."},
+		{Ref: "u4", Speaker: transcript.Person, Text: "Now implement the plan"},
+	}}
+	if got := meant(s, s.Turns[2]); got != s.Turns[0].Text {
+		t.Errorf("meant(go-ahead) = %q, want the request it approves", got)
+	}
+	if got := meant(s, s.Turns[6]); got != "Shell-WS: Interactive 2D Shell Workspace" {
+		t.Errorf("meant(implement the plan) = %q, want the plan's title", got)
+	}
+}
