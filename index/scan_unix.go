@@ -20,7 +20,7 @@ const scanChunk = 512
 // come from the manifest and only they are stat'ed. Stat calls dominate,
 // about a microsecond or two each, and are spread over the cores.
 func scan(root string, m *manifest) (*scanResult, error) {
-	res := &scanResult{stat: make([]fileStat, len(m.files)), seen: make([]bool, len(m.files)), added: map[string]fileStat{}}
+	res := newScanResult(m)
 	// Group the manifest's files and directories by parent directory. The
 	// files are sorted by path, so a directory's files come in a few runs
 	// (one unless a subdirectory's name sorts among them): the map is
@@ -200,6 +200,7 @@ func (w *walker) statKnown(abs string, sp span) {
 	}
 	defer unix.Close(fd)
 	var suspect []string
+	var stats []fileStat // of the suspects, in order
 	var st statter
 	for i := sp.start; i < sp.end; i++ {
 		e := &w.m.files[i]
@@ -207,14 +208,18 @@ func (w *walker) statKnown(abs string, sp span) {
 		if !ok {
 			continue
 		}
-		w.res.stat[i], w.res.seen[i] = s, true // each index is written by one task only
+		w.res.seen[i] = true // each index is written by one task only
 		if !e.matches(s) || s.mtime >= w.m.writtenAt {
 			suspect = append(suspect, e.path)
+			stats = append(stats, s)
 		}
 	}
 	if len(suspect) > 0 {
 		w.mu.Lock()
 		w.res.suspect = append(w.res.suspect, suspect...)
+		for k, p := range suspect {
+			w.res.restat[p] = stats[k]
+		}
 		w.mu.Unlock()
 	}
 }
