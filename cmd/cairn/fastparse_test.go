@@ -73,3 +73,28 @@ func TestFastParseAgrees(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkParseHook is what a hook process spends parsing its arguments:
+// with the hook's own tree, and with the whole CLI.
+func BenchmarkParseHook(b *testing.B) {
+	args := []string{"hook", "user-prompt", "--agent", "codex"}
+	b.Run("tree=hook", func(b *testing.B) {
+		for b.Loop() {
+			if kctx, _ := parseFast(args, io.Discard, io.Discard); kctx == nil {
+				b.Fatal("not parsed")
+			}
+		}
+	})
+	b.Run("tree=cli", func(b *testing.B) {
+		for b.Loop() {
+			var cli CLI
+			p, err := newParser(&cli, io.Discard, io.Discard)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := p.Parse(args); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
