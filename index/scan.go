@@ -20,24 +20,28 @@ type fileStat struct {
 
 // scanResult is the work tree as one stat walk saw it.
 type scanResult struct {
-	stat    []fileStat          // per manifest file, aligned with m.files
-	seen    []bool              // per manifest file: still on disk
-	added   map[string]fileStat // memory files the manifest does not know
+	seen  []bool              // per manifest file: still on disk
+	added map[string]fileStat // memory files the manifest does not know
+	// restat is the stat data of the known files that are suspect: only
+	// theirs is ever written back, so a check keeps no stat per file.
+	restat  map[string]fileStat
 	dirs    []dirEntry
 	suspect []string // files whose stat differs from the manifest, or racy
 	deleted []string // in the manifest, gone from disk
 	dirty   bool     // some directory changed: the manifest's dir cache is stale
 }
 
-// statOf returns the stat data the walk saw for a path.
-func (r *scanResult) statOf(m *manifest, p string) (fileStat, bool) {
+// statOf returns the stat data the walk saw for a suspect or added path.
+func (r *scanResult) statOf(p string) (fileStat, bool) {
 	if s, ok := r.added[p]; ok {
 		return s, true
 	}
-	if i, ok := m.indexOf(p); ok {
-		return r.stat[i], r.seen[i]
-	}
-	return fileStat{}, false
+	s, ok := r.restat[p]
+	return s, ok
+}
+
+func newScanResult(m *manifest) *scanResult {
+	return &scanResult{seen: make([]bool, len(m.files)), added: map[string]fileStat{}, restat: map[string]fileStat{}}
 }
 
 // finish derives what the walk implies: manifest files not seen are

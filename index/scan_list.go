@@ -19,7 +19,7 @@ import (
 //
 // It builds and runs on every platform, so Linux tests it against scan.
 func scanList(root string, m *manifest) (*scanResult, error) {
-	res := &scanResult{stat: make([]fileStat, len(m.files)), seen: make([]bool, len(m.files)), added: map[string]fileStat{}}
+	res := newScanResult(m)
 	m.indexOf("") // build the path map before the walk reads it from many goroutines
 	oldDirs := make(map[string]dirEntry, len(m.dirs))
 	for _, d := range m.dirs {
@@ -73,6 +73,7 @@ func (l *lister) dir(rel string) {
 
 	var suspect []string
 	added := map[string]fileStat{}
+	restat := map[string]fileStat{}
 	for _, e := range entries {
 		name := e.Name()
 		if strings.HasPrefix(name, ".") {
@@ -98,9 +99,10 @@ func (l *lister) dir(rel string) {
 			added[p] = s
 			suspect = append(suspect, p)
 		default:
-			l.res.stat[i], l.res.seen[i] = s, true // each index belongs to one directory
+			l.res.seen[i] = true // each index belongs to one directory
 			if !l.m.files[i].matches(s) || s.mtime >= l.m.writtenAt {
 				suspect = append(suspect, p)
+				restat[p] = s
 			}
 		}
 	}
@@ -111,5 +113,8 @@ func (l *lister) dir(rel string) {
 	l.res.suspect = append(l.res.suspect, suspect...)
 	for p, s := range added {
 		l.res.added[p] = s
+	}
+	for p, s := range restat {
+		l.res.restat[p] = s
 	}
 }

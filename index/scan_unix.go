@@ -20,12 +20,20 @@ const scanChunk = 512
 // come from the manifest and only they are stat'ed. Stat calls dominate,
 // about a microsecond or two each, and are spread over the cores.
 func scan(root string, m *manifest) (*scanResult, error) {
-	res := &scanResult{stat: make([]fileStat, len(m.files)), seen: make([]bool, len(m.files)), added: map[string]fileStat{}}
-	// Group the manifest's files and directories by parent directory.
-	files := map[string][]int{}
-	for i := range m.files {
-		d := dirOf(m.files[i].path)
-		files[d] = append(files[d], i)
+	res := newScanResult(m)
+	// Group the manifest's files and directories by parent directory. The
+	// files are sorted by path, so a directory's files come in a few runs
+	// (one unless a subdirectory's name sorts among them): the map is
+	// touched once per run, not once per file.
+	files := map[string][]span{}
+	for start := 0; start < len(m.files); {
+		d := dirOf(m.files[start].path)
+		end := start + 1
+		for end < len(m.files) && inDir(m.files[end].path, d) {
+			end++
+		}
+		files[d] = append(files[d], span{start, end})
+		start = end
 	}
 	subdirs := map[string][]string{}
 	oldDirs := make(map[string]dirEntry, len(m.dirs))
@@ -43,11 +51,22 @@ func scan(root string, m *manifest) (*scanResult, error) {
 	return res, nil
 }
 
+// span is a run [start, end) of manifest files in one directory.
+type span struct{ start, end int }
+
+// inDir reports whether p is a file directly in dir.
+func inDir(p, dir string) bool {
+	if dir == "" {
+		return strings.IndexByte(p, '/') < 0
+	}
+	return len(p) > len(dir) && p[len(dir)] == '/' && p[:len(dir)] == dir && strings.IndexByte(p[len(dir)+1:], '/') < 0
+}
+
 type walker struct {
 	root    string
 	m       *manifest
 	res     *scanResult
-	files   map[string][]int
+	files   map[string][]span
 	subdirs map[string][]string
 	oldDirs map[string]dirEntry
 
@@ -132,9 +151,11 @@ func (w *walker) dir(rel string) {
 			w.fail(rel, err)
 			return
 		}
-		have := make(map[string]bool, len(known))
-		for _, i := range known {
-			have[w.m.files[i].path] = true
+		have := make(map[string]bool)
+		for _, sp := range known {
+			for i := sp.start; i < sp.end; i++ {
+				have[w.m.files[i].path] = true
+			}
 		}
 		for _, e := range entries {
 			name := e.Name()
@@ -160,37 +181,45 @@ func (w *walker) dir(rel string) {
 		sd := sd
 		w.submit(func() { w.dir(sd) })
 	}
-	for start := 0; start < len(known); start += scanChunk {
-		chunk := known[start:min(start+scanChunk, len(known))]
-		w.submit(func() { w.statKnown(abs, chunk) })
+	for _, sp := range known {
+		for start := sp.start; start < sp.end; start += scanChunk {
+			chunk := span{start, min(start+scanChunk, sp.end)}
+			w.submit(func() { w.statKnown(abs, chunk) })
+		}
 	}
 	if len(added) > 0 {
 		w.statAdded(fd, rel, added)
 	}
 }
 
-// statKnown stats files the manifest knows, in one directory.
-func (w *walker) statKnown(abs string, idx []int) {
+// statKnown stats a run of files the manifest knows, in one directory.
+func (w *walker) statKnown(abs string, sp span) {
 	fd, err := unix.Open(abs, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
 	if err != nil {
 		return // the directory vanished: its files count as deleted
 	}
 	defer unix.Close(fd)
 	var suspect []string
-	for _, i := range idx {
+	var stats []fileStat // of the suspects, in order
+	var st statter
+	for i := sp.start; i < sp.end; i++ {
 		e := &w.m.files[i]
-		s, ok := fstat(fd, e.path[strings.LastIndexByte(e.path, '/')+1:])
+		s, ok := st.stat(fd, e.path[strings.LastIndexByte(e.path, '/')+1:])
 		if !ok {
 			continue
 		}
-		w.res.stat[i], w.res.seen[i] = s, true // each index is written by one task only
+		w.res.seen[i] = true // each index is written by one task only
 		if !e.matches(s) || s.mtime >= w.m.writtenAt {
 			suspect = append(suspect, e.path)
+			stats = append(stats, s)
 		}
 	}
 	if len(suspect) > 0 {
 		w.mu.Lock()
 		w.res.suspect = append(w.res.suspect, suspect...)
+		for k, p := range suspect {
+			w.res.restat[p] = stats[k]
+		}
 		w.mu.Unlock()
 	}
 }
@@ -198,8 +227,9 @@ func (w *walker) statKnown(abs string, idx []int) {
 // statAdded stats files new to the manifest.
 func (w *walker) statAdded(fd int, rel string, names []string) {
 	found := map[string]fileStat{}
+	var st statter
 	for _, n := range names {
-		if s, ok := fstat(fd, n); ok {
+		if s, ok := st.stat(fd, n); ok {
 			found[join(rel, n)] = s
 		}
 	}
@@ -209,16 +239,6 @@ func (w *walker) statAdded(fd int, rel string, names []string) {
 		w.res.suspect = append(w.res.suspect, p)
 	}
 	w.mu.Unlock()
-}
-
-// fstat stats a regular file in a directory without following symlinks.
-func fstat(dirfd int, name string) (fileStat, bool) {
-	var st unix.Stat_t
-	if err := unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return fileStat{}, false
-	}
-	mt, ct := statTimes(&st)
-	return fileStat{size: st.Size, mtime: mt, ctime: ct, ino: st.Ino}, true
 }
 
 // dupFD duplicates fd so os.File can own and close its copy.

@@ -514,12 +514,13 @@ func (ix *Index) vectorSearch(ctx context.Context, s *snapshot, q Query, filters
 		floor = nf.MinCosine()
 	}
 	var all []scored
+	cos := s.vec.scoreAll(qv)
 	for i := range s.m.files {
 		e := &s.m.files[i]
-		if e.row < 0 || e.flags != 0 {
+		if e.row < 0 || e.flags != 0 || int(e.row) >= len(cos) {
 			continue
 		}
-		if c := s.vec.dot(qv, int(e.row)); c > floor {
+		if c := cos[e.row]; c > floor {
 			all = append(all, scored{id: docIDOf(e.path), cos: c})
 		}
 	}

@@ -115,7 +115,7 @@ func (ix *Index) update(ctx context.Context, hint *delta) (uint64, error) {
 		}
 	}
 	for _, p := range d.statOnly {
-		if s, ok := d.scan.statOf(m, p); ok {
+		if s, ok := d.scan.statOf(p); ok {
 			if e, ok := files.get(p); ok {
 				e.setStat(s)
 			}
@@ -244,7 +244,7 @@ func (ix *Index) apply(ctx context.Context, gen string, bi bleve.Index, m *manif
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	stat := func(p string) fileStat { s, _ := d.scan.statOf(m, p); return s }
+	stat := func(p string) fileStat { s, _ := d.scan.statOf(p); return s }
 	if err := ix.stage(ctx, b, vw, files, ix.loadAll(paths), stat, &free); err != nil {
 		if vw != nil {
 			vw.close()

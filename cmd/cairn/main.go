@@ -108,46 +108,55 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			panic(r)
 		}
 	}()
-	var cli CLI
-	parser, err := kong.New(&cli,
+	kctx, g := parseFast(args, stdout, stderr)
+	if kctx == nil {
+		var cli CLI
+		parser, err := newParser(&cli, stdout, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "cairn: internal error: %v\n", err)
+			return ExitInternal
+		}
+		kctx, err = parser.Parse(args)
+		if err != nil && len(args) > 0 && args[0] == "hook" {
+			// A hook must never exit 2: Claude Code reads it as "block".
+			fmt.Fprintf(stderr, "cairn: %v\n", err)
+			return ExitOK
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "cairn: %v\n", err)
+			if pe := (*kong.ParseError)(nil); errors.As(err, &pe) && pe.Context != nil && pe.Context.Selected() != nil {
+				fmt.Fprintf(stderr, "Run 'cairn %s --help' for usage.\n", pe.Context.Selected().Path())
+			} else {
+				fmt.Fprintln(stderr, "Run 'cairn --help' for usage.")
+			}
+			return ExitUsage
+		}
+		g = &cli.Globals
+	}
+	if cmd := strings.Fields(kctx.Command()); len(cmd) > 0 && !rawOutput[cmd[0]] && !g.JSON {
+		stdout = controlSafe{w: stdout}
+	}
+	env := newEnv(g, stdin, stdout, stderr)
+	// Commands ask for the App by type (zk's container): it opens nothing
+	// until a use case needs it.
+	if err := kctx.BindSingletonProvider(func() (*app.App, error) { return env.App(), nil }); err != nil {
+		return report(stderr, err)
+	}
+	if err := kctx.Run(g, env); err != nil {
+		return report(stderr, err)
+	}
+	return ExitOK
+}
+
+// newParser builds kong's model of a command tree.
+func newParser(tree any, stdout, stderr io.Writer) (*kong.Kong, error) {
+	return kong.New(tree,
 		kong.Name("cairn"),
 		kong.Description(description),
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(c int) { panic(kongExit(c)) }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true, Summary: true}),
 	)
-	if err != nil {
-		fmt.Fprintf(stderr, "cairn: internal error: %v\n", err)
-		return ExitInternal
-	}
-	kctx, err := parser.Parse(args)
-	if err != nil && len(args) > 0 && args[0] == "hook" {
-		// A hook must never exit 2: Claude Code reads it as "block".
-		fmt.Fprintf(stderr, "cairn: %v\n", err)
-		return ExitOK
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "cairn: %v\n", err)
-		if pe := (*kong.ParseError)(nil); errors.As(err, &pe) && pe.Context != nil && pe.Context.Selected() != nil {
-			fmt.Fprintf(stderr, "Run 'cairn %s --help' for usage.\n", pe.Context.Selected().Path())
-		} else {
-			fmt.Fprintln(stderr, "Run 'cairn --help' for usage.")
-		}
-		return ExitUsage
-	}
-	if cmd := strings.Fields(kctx.Command()); len(cmd) > 0 && !rawOutput[cmd[0]] && !cli.JSON {
-		stdout = controlSafe{w: stdout}
-	}
-	env := newEnv(&cli.Globals, stdin, stdout, stderr)
-	// Commands ask for the App by type (zk's container): it opens nothing
-	// until a use case needs it.
-	if err := kctx.BindSingletonProvider(func() (*app.App, error) { return env.App(), nil }); err != nil {
-		return report(stderr, err)
-	}
-	if err := kctx.Run(&cli.Globals, env); err != nil {
-		return report(stderr, err)
-	}
-	return ExitOK
 }
 
 // report prints err once, each line prefixed, and returns its exit code.
