@@ -53,3 +53,29 @@ func zapFiles(t *testing.T, root string) []string {
 	}
 	return m
 }
+
+// However many short-lived writers update the cache, the segments a
+// search visits stay few: the merges the policy calls for are done before
+// the index closes, not left to a background merger that Close cuts short.
+func TestUpdatesKeepSegmentsFew(t *testing.T) {
+	f := newFixture(t)
+	for i := range 30 {
+		f.remember(schema.KindEvent, fmt.Sprintf("Rebuilt event %d", i), "The cache of the service was warmed before the deploy.")
+	}
+	if err := f.ix.Rebuild(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 40 {
+		f.remember(schema.KindEvent, fmt.Sprintf("Added event %d", i), "One more note about the cache.")
+		ix := f.open(index.Options{}) // a fresh process's index
+		if err := ix.Sync(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if z := zapFiles(t, f.v.Root); len(z) > 12 {
+		t.Errorf("40 updates left %d segment files: %v", len(z), z)
+	}
+	if got := f.search(index.Query{Text: "added event", Limit: 50}); !slices.Contains(got, "events/added-event-39") || !slices.Contains(got, "events/added-event-0") {
+		t.Errorf("added memories missing from %v", got)
+	}
+}
