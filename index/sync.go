@@ -163,7 +163,7 @@ func (ix *Index) manifestAndDelta(gen, mpath string, hint *delta) (*manifest, *d
 // writeDelta applies changed and removed memories to the generation's
 // bleve index; one whose size disagrees with the manifest is errRebuild.
 func (ix *Index) writeDelta(ctx context.Context, gen string, m *manifest, files *edit, d *delta) error {
-	bi, err := bleve.Open(ix.genPath(gen, "bleve"))
+	bi, err := bleve.OpenUsing(ix.genPath(gen, "bleve"), updateConfig())
 	if err != nil {
 		return fmt.Errorf("%w: open bleve index for writing: %v", errRebuild, err)
 	}
@@ -172,6 +172,9 @@ func (ix *Index) writeDelta(ctx context.Context, gen string, m *manifest, files 
 		return fmt.Errorf("%w: bleve holds %d documents, the manifest %d", errRebuild, n, m.Docs)
 	}
 	err = ix.apply(ctx, gen, bi, m, files, d)
+	if err == nil {
+		err = mergeNow(ctx, bi)
+	}
 	if cerr := bi.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("close bleve index: %w", cerr)
 	}
