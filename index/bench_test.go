@@ -19,7 +19,18 @@ import (
 var (
 	benchMu     sync.Mutex
 	benchVaults = map[int]*vault.Vault{}
+	benchDirs   []string
 )
+
+// TestMain removes the benchmarks' shared vaults (about 100 MB at 10k)
+// when the test binary is done with them.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, d := range benchDirs {
+		os.RemoveAll(d)
+	}
+	os.Exit(code)
+}
 
 // benchVault returns a synthetic vault of n memories with a built index,
 // shared by the benchmarks of one test binary.
@@ -33,6 +44,7 @@ func benchVault(b *testing.B, n int) (*vault.Vault, *index.Index) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		benchDirs = append(benchDirs, dir)
 		if _, err := vault.Init(context.Background(), vault.InitOptions{Scope: schema.ScopeProject, Dir: dir}); err != nil {
 			b.Fatal(err)
 		}
