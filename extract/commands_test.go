@@ -69,3 +69,27 @@ func TestRunsMovedAway(t *testing.T) {
 		t.Errorf("runs = %q, want %q", got, want)
 	}
 }
+
+// A project tool command that fails inside the agent's sandbox and runs
+// escalated is how to run it here (Codex sessions of an Elixir project:
+// every mix task needs the sandbox lifted); a git push needing the
+// network is not the project's, and a check is listed with the checks.
+func TestNeedEscalation(t *testing.T) {
+	call := func(cmd string, st transcript.Status, esc bool, out string) transcript.Turn {
+		return transcript.Turn{Speaker: transcript.Agent, Call: &transcript.Call{Tool: "Bash", Command: cmd, Status: st, Escalated: esc, Output: out}}
+	}
+	pubsub := "** (RuntimeError) failed to start Mix.PubSub, reason: {{:shutdown, {:failed_to_start_child, Mix.PubSub.Subscriber, :eperm}}, " + strings.Repeat("x", 400) + "}\n    (mix 1.19.5) lib/mix/pubsub.ex:36: Mix.PubSub.start/0"
+	s := &transcript.Session{Turns: []transcript.Turn{
+		call("mix hex.outdated", transcript.Failed, false, pubsub),
+		call("mix hex.outdated", transcript.Failed, true, "Dependency  Current  Latest\nreq  0.5.1  0.5.2"),
+		call("git push origin main", transcript.Failed, false, "fatal: unable to access: Could not resolve host (sandbox)"),
+		call("git push origin main", transcript.OK, true, ""),
+		call("mix test", transcript.Failed, false, pubsub),
+		call("mix test", transcript.OK, true, "3 tests, 0 failures"),
+		call("mix deps.get", transcript.OK, true, ""),
+	}}
+	got := needEscalation(s)
+	if len(got) != 1 || got[0].cmd != "mix hex.outdated" || !strings.HasPrefix(got[0].why, "** (RuntimeError) failed to start Mix.PubSub") {
+		t.Errorf("needEscalation = %+v, want mix hex.outdated with the Mix.PubSub error", got)
+	}
+}

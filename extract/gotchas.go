@@ -334,8 +334,10 @@ func errorMessage(out string) string {
 	var strong []string
 	for _, l := range strings.Split(out, "\n") {
 		l = strings.TrimSpace(l)
-		if l != "" && len(l) < 300 && reErrorLine.MatchString(l) && !reErrorNoise.MatchString(l) && reErrorMessage.MatchString(l) {
-			if m := strings.TrimSpace(strings.TrimPrefix(l, "E ")); !slices.Contains(strong, m) {
+		// A message may run long (Elixir prints the whole reason term):
+		// its head says what went wrong.
+		if l != "" && len(l) < 4000 && reErrorLine.MatchString(l) && !reErrorNoise.MatchString(l) && reErrorMessage.MatchString(l) {
+			if m := clip(strings.TrimSpace(strings.TrimPrefix(l, "E ")), 160); !slices.Contains(strong, m) {
 				strong = append(strong, m)
 			}
 		}
@@ -349,7 +351,7 @@ func errorMessage(out string) string {
 	return clip(strings.Join(strong, " / "), 300)
 }
 
-var reErrorMessage = lazyre.New(`(?i)^(?:E\s+)?(?:(?-i:[\w.]*(?:Error|Exception|Failure))\b:\s*\S|error(?:\[\w+\])?:\s*\S|fatal:|panic:|\w+: command not found|.*\b(?:cannot|can't|could not|unable to|failed to|no such|not found|undefined|unexpected)\b)`)
+var reErrorMessage = lazyre.New(`(?i)^(?:E\s+|\*\*\s*)?(?:\((?-i:[\w.]*(?:Error|Exception))\)\s+\S|(?-i:[\w.]*(?:Error|Exception|Failure))\b:\s*\S|error(?:\[\w+\])?:\s*\S|fatal:|panic:|\w+: command not found|.*\b(?:cannot|can't|could not|unable to|failed to|no such|not found|undefined|unexpected)\b)`)
 
 // shortCmd keeps a command readable in a sentence: its first line, the
 // command a cd leads to, at most 80 characters.
