@@ -50,9 +50,27 @@ func ask(text string) string {
 // repeats it reads as a standing instruction.
 var reAside = lazyre.New(`(?i)^(?:and |also |please |pls |but )?(?:(?:ask|tell|ping) me (?:if|when|whether|before)\b|let me know (?:if|when|whether|what)\b|feel free to\b|i didn'?t mean to (?:interrupt|stop|cancel|press)|(?:sorry|oops),? (?:i|wrong)\b|(?:try|do|run) (?:it |that |this )?again\b|(?:the )?same (?:thing|error|issue|problem)(?: again)?\W*$|(?:don'?t|do not) (?:make|change|edit|write|touch) (?:any(?:thing)?|changes|code|files)(?: \w+)? (?:yet|for now|right now)\b)`)
 
+// asideCues are words every aside holds: most requests have none of
+// them, and looking for them is cheaper than cutting every request into
+// sentences (substantive runs on each request several times).
+var asideCues = []string{"ask me", "tell me", "ping me", "let me know", "feel free", "mean to", "sorry", "oops", "again", "same", "don't", "dont", "do not"}
+
+func hasAsideCue(text string) bool {
+	t := strings.ToLower(text)
+	for _, c := range asideCues {
+		if strings.Contains(t, c) {
+			return true
+		}
+	}
+	return false
+}
+
 // withoutAsides is a request without its aside sentences; a request that
 // is nothing else comes back empty.
 func withoutAsides(text string) string {
+	if !hasAsideCue(text) {
+		return text
+	}
 	var kept []string
 	dropped := false
 	for _, line := range strings.Split(text, "\n") {
