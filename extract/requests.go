@@ -236,3 +236,24 @@ func planTitle(text string) string {
 	}
 	return rePlanLead.ReplaceAllString(h, "")
 }
+
+var reReference = lazyre.New(`(?m)^\s*-\s+(\S+\.\w+)\s*$`)
+
+// references are the files the person attached to a request, as the
+// harness notes them beside it ("The user provided the following
+// references: - path"), relative to the project.
+func references(s *transcript.Session, t transcript.Turn) []string {
+	var out []string
+	for _, u := range s.Turns[turnIndex(s, t)+1:] {
+		if u.Ref != t.Ref || u.Speaker != transcript.Injected {
+			break
+		}
+		if !strings.HasPrefix(strings.TrimSpace(u.Text), "The user provided the following references") {
+			continue
+		}
+		for _, m := range reReference.FindAllStringSubmatch(u.Text, 3) {
+			out = append(out, rel(s, m[1]))
+		}
+	}
+	return out[:min(2, len(out))]
+}

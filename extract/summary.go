@@ -223,7 +223,12 @@ func extractSession(s *transcript.Session) []Candidate {
 	if work := workRequests(s, asked); len(work) > 0 {
 		var parts []string
 		for _, t := range work {
-			if a := ask(meant(s, t)); !slices.Contains(parts, a) && len(parts) < 3 {
+			a := ask(meant(s, t))
+			if refs := references(s, t); len(refs) > 0 {
+				// "Implement this plan" with the plan file attached.
+				a = strings.TrimSuffix(a, ".") + " (" + strings.Join(refs, ", ") + ")"
+			}
+			if !slices.Contains(parts, a) && len(parts) < 3 {
 				parts = append(parts, a)
 			}
 		}

@@ -165,3 +165,20 @@ func TestGoAheadMeans(t *testing.T) {
 		t.Errorf("meant(implement the plan) = %q, want the plan's title", got)
 	}
 }
+
+// A file the person attached to a request (an IDE notes it beside the
+// message) is what "Implement this plan" means.
+func TestReferences(t *testing.T) {
+	s := &transcript.Session{Cwd: "/Users/s/code/mapper", Turns: []transcript.Turn{
+		{Ref: "r1", Speaker: transcript.Person, Text: "Implement this plan. ask me if something is not clear"},
+		{Ref: "r1", Speaker: transcript.Injected, Source: "system-reminder", Text: "The user provided the following references:\n- /Users/s/code/mapper/.github/prompts/plan-trackFailedSubnets.prompt.md\n\nIMPORTANT: this context may or may not be relevant."},
+		{Ref: "a1", Speaker: transcript.Agent, Text: "I'll read the plan file."},
+		{Ref: "r2", Speaker: transcript.Person, Text: "Now add the structured log field"},
+	}}
+	if got := references(s, s.Turns[0]); !slices.Equal(got, []string{".github/prompts/plan-trackFailedSubnets.prompt.md"}) {
+		t.Errorf("references = %q", got)
+	}
+	if got := references(s, s.Turns[3]); len(got) != 0 {
+		t.Errorf("a request without attachments has references %q", got)
+	}
+}
