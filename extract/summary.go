@@ -271,16 +271,28 @@ func extractSession(s *transcript.Session) []Candidate {
 func leftOpen(s *transcript.Session) []string {
 	var out []string
 	seen := map[string]bool{}
-	add := func(t string) {
+	add := func(t, detail string) {
 		k := normalized(t)
-		if k != "" && !seen[k] && len(out) < 5 {
-			seen[k] = true
-			out = append(out, clip(oneLine(strings.TrimSuffix(t, ".")), 140))
+		if k == "" || seen[k] || len(out) >= 5 {
+			return
 		}
+		seen[k] = true
+		line := clip(oneLine(strings.TrimSuffix(t, ".")), 140)
+		if detail != "" {
+			line += " (" + clip(oneLine(detail), 120) + ")"
+		}
+		out = append(out, line)
 	}
 	for _, c := range extractThreads(s) {
 		if c.Status == schema.StatusOpen && c.Confidence >= 0.6 {
-			add(c.Title)
+			// A failing check says how it fails: the same thread may
+			// already be open from an earlier session with another error.
+			detail := ""
+			if slices.Contains(c.Tags, "failing") {
+				_, ex, _ := strings.Cut(c.Body, "\n\n    ")
+				detail, _, _ = strings.Cut(ex, " / ")
+			}
+			add(c.Title, detail)
 		}
 	}
 	return out

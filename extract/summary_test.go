@@ -182,3 +182,18 @@ func TestReferences(t *testing.T) {
 		t.Errorf("a request without attachments has references %q", got)
 	}
 }
+
+// A check still failing at the end says how it fails: a later session's
+// summary must not read like an earlier one's with another error.
+func TestLeftOpenSaysHowItFails(t *testing.T) {
+	exit := 1
+	s := &transcript.Session{Turns: []transcript.Turn{
+		{Speaker: transcript.Person, Text: "Make the brojo flake platform-agnostic with forAllSystems"},
+		{Speaker: transcript.Agent, Call: &transcript.Call{Tool: "Bash", Command: "nix flake check", Status: transcript.Failed, Exit: &exit,
+			Output: "error:\n       … while checking flake output 'nixosConfigurations'\n\n       error: attribute 'nixosModules' missing"}},
+	}}
+	got := leftOpen(s)
+	if len(got) != 1 || got[0] != "`nix flake check` still failing (error: attribute 'nixosModules' missing)" {
+		t.Errorf("leftOpen = %q", got)
+	}
+}
