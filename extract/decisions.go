@@ -23,11 +23,22 @@ var (
 func extractDecisions(s *transcript.Session) []Candidate {
 	var out []Candidate
 	for _, t := range s.Said() {
-		for _, sent := range sentences(t.Text) {
-			if c, ok := statedDecision(sent); ok {
-				c.Turns, c.Time = []string{t.Ref}, t.Time
-				out = append(out, c)
+		sents := sentences(t.Text)
+		for i, sent := range sents {
+			c, ok := statedDecision(sent)
+			if !ok {
+				continue
 			}
+			// "I'd like to use optimistic locks. I don't want two processes
+			// updating a user at once, because that messes up the audit
+			// log": the reason in the next sentence makes it a decision.
+			if c.Confidence < 0.8 && i+1 < len(sents) && reReasonNext.MatchString(sents[i+1]) && !strings.HasSuffix(sents[i+1], "?") {
+				c.Body = strings.TrimRight(c.Body, ".") + ". " + statement(sents[i+1])
+				c.Confidence += 0.25
+				c.Rule += ", with its reason"
+			}
+			c.Turns, c.Time = []string{t.Ref}, t.Time
+			out = append(out, c)
 		}
 	}
 	for _, t := range s.Turns {
@@ -102,7 +113,9 @@ func statedDecision(sent string) (Candidate, bool) {
 		Tags: []string{"decision"}, Rule: "person stated a choice", Confidence: conf}, true
 }
 
-var reDecisionLead = lazyre.New(`(?i)^(?:we(?:'ve| have)? decided (?:to |on |that )?|(?:i|we) decided (?:to |on |that )?|let'?s |we(?:'ll| will) |we(?:'re| are) going (?:with |to use )|the decision is:? |decision: )`)
+var reDecisionLead = lazyre.New(`(?i)^(?:i(?:'d| would) like to |we(?:'ve| have)? decided (?:to |on |that )?|(?:i|we) decided (?:to |on |that )?|let'?s |we(?:'ll| will) |we(?:'re| are) going (?:with |to use )|the decision is:? |decision: )`)
+
+var reReasonNext = lazyre.New(`(?i)\b(?:because|so that|since (?:it|we|the|that|this)|as (?:it|that|this) (?:is|would|will|can)|otherwise)\b`)
 
 var reBecause = lazyre.New(`(?i)(?:,\s*|\s+)(?:because|since|as|so that)\s+`)
 
