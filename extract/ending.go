@@ -1,0 +1,86 @@
+package extract
+
+import (
+	"strings"
+
+	"github.com/cairnmem/cairn/internal/lazyre"
+	"github.com/cairnmem/cairn/transcript"
+)
+
+// How a session ended: stopped short, interrupted, or on the agent's
+// question.
+
+// lastRequest is the person's last substantive request, in a line.
+func lastRequest(s *transcript.Session) string {
+	for i := len(s.Turns) - 1; i >= 0; i-- {
+		if t := s.Turns[i]; t.IsPerson() && substantive(t.Text) {
+			return ask(t.Text)
+		}
+	}
+	return ""
+}
+
+// ending says how a session stopped when it stopped short: on a rejected
+// action, an interruption, or a request the agent never answered.
+func ending(s *transcript.Session) string {
+	for i := len(s.Turns) - 1; i >= 0; i-- {
+		t := s.Turns[i]
+		switch {
+		case t.Prior || t.Sidechain:
+		case t.Speaker == transcript.Injected && t.Source == "interrupt":
+			return "interrupted by the person before the last request was done"
+		case t.Call != nil && t.Call.Status == transcript.NotRun && t.Call.Why == "rejected":
+			return "the person rejected the agent's last action (" + clip(oneLine(callName(t.Call)), 80) + ")"
+		case t.IsPerson() && substantive(t.Text):
+			return "before the agent answered the last request: " + ask(t.Text)
+		case t.Call != nil && !t.Call.ByPerson:
+			// No closing reply after the agent's last action: it stopped mid-work.
+			if last := lastRequest(s); last != "" {
+				return "while the agent was still working on: " + last
+			}
+			return ""
+		case t.IsAgent():
+			return closing(t.Text)
+		case t.Call != nil:
+			return ""
+		}
+	}
+	return ""
+}
+
+// closeSentence ends a sentence with one full stop, or with the question
+// or exclamation mark it ends with.
+func closeSentence(s string) string {
+	s = strings.TrimRight(s, ". ")
+	if strings.HasSuffix(s, "?") || strings.HasSuffix(s, "!") {
+		return s
+	}
+	return s + "."
+}
+
+var reGenericQ = lazyre.New(`(?i)^(?:anything else|what else|is there anything|does (?:this|that|it) (?:help|make sense|look (?:good|right))|any (?:other )?questions|(?:do you )?want me to (?:do|help with) anything)`)
+
+// closing is how a session the agent had the last word in ended: on a
+// question to the person, which the next session should take up; "" for
+// a plain report. The agent's own "next steps" are not used: they are
+// suggestions nobody asked for.
+func closing(text string) string {
+	sents := sentences(text)
+	for i := len(sents) - 1; i >= max(0, len(sents)-2); i-- {
+		q := statement(sents[i])
+		if strings.HasSuffix(q, "?") && !reGenericQ.MatchString(q) && len(subject(q)) >= 3 {
+			return "with the agent asking: " + clip(oneLine(q), 200)
+		}
+	}
+	return ""
+}
+
+func callName(c *transcript.Call) string {
+	if c.Command != "" {
+		return shortCmd(c.Command)
+	}
+	if len(c.Files) > 0 {
+		return c.Tool + " " + strings.Join(c.Files, ", ")
+	}
+	return c.Tool
+}
