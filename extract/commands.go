@@ -162,6 +162,7 @@ type run struct {
 func runs(s *transcript.Session) []*run {
 	var out []*run
 	by := map[string]*run{}
+	dirs := shellDirs(s)
 	for i, c := range s.Calls() {
 		if c.Command == "" {
 			continue
@@ -170,10 +171,13 @@ func runs(s *transcript.Session) []*run {
 		if !ok {
 			continue
 		}
+		if dir = rel(s, within(dirs[c], dir)); dir == "." {
+			dir = "" // the session's directory, however it was named
+		}
 		key := dir + "\x00" + cmd
 		r := by[key]
 		if r == nil {
-			r = &run{kind: kind, cmd: cmd, dir: rel(s, dir), status: transcript.Unknown}
+			r = &run{kind: kind, cmd: cmd, dir: dir, status: transcript.Unknown}
 			by[key] = r
 			out = append(out, r)
 		}
