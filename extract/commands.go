@@ -251,9 +251,21 @@ func extractCommands(s *transcript.Session) []Candidate {
 		lines = append(lines, line)
 		tools = append(tools, r.call.ID)
 	}
+	listed := map[string]bool{}
 	for _, e := range needEscalation(s) {
 		lines = append(lines, fmt.Sprintf("- run: `%s`; fails inside the agent's sandbox (%s), runs with escalated permissions", e.cmd, e.why))
 		tools = append(tools, e.call.ID)
+		listed[e.cmd] = true
+	}
+	for _, h := range append(projectRuns(s), givenAndDone(s)...) {
+		if listed[h.cmd] {
+			continue
+		}
+		listed[h.cmd] = true
+		lines = append(lines, h.line())
+		if h.call != nil {
+			tools = append(tools, h.call.ID)
+		}
 	}
 	for _, t := range s.Said() {
 		if m := reWorked.FindStringSubmatch(t.Text); m != nil {

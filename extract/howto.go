@@ -1,0 +1,188 @@
+package extract
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/cairnmem/cairn/internal/lazyre"
+	"github.com/cairnmem/cairn/transcript"
+)
+
+// reProjectTool are commands that run the project's own machinery beyond
+// its checks: a make or just target, a package script, a generator, an
+// npx tool, a compose service, a nix evaluation or system rebuild.
+// Installs, listings and inspections are left out: they are setup, not
+// how the project is run.
+var reProjectTool = lazyre.New(`^(?:\S+=\S+\s+)*(?:sudo\s+)?(?:` +
+	`make\s+[\w./-]+|just\s+[\w.-]+` +
+	`|(?:npm|pnpm|bun)\s+run\s+[\w:.-]+|npm\s+start|(?:pnpm|yarn)\s+(?:dev|start|serve|generate|storybook)\b|yarn\s+run\s+[\w:.-]+` +
+	`|npx\s+[a-z@][\w@/.-]*` +
+	`|docker(?:-compose|\s+compose)(?:\s+(?:-f|--file|-p|--project-name|--profile)\s+\S+)*\s+(?:run|up|exec)\b` +
+	`|go\s+(?:run|generate)\b|cargo\s+run\b` +
+	`|mix\s+(?:phx\.server|ecto\.\w+|run|[\w.]*gen[\w.]*)\b` +
+	`|python3?\s+(?:-m\s+[a-z][\w.]*|[\w./-]+\.py)\b` +
+	`|(?:uv|poetry|pipenv|pdm|hatch|rye)\s+run\s+|bundle\s+exec\s+|rails\s+(?:s|server|db:\w+|generate)\b` +
+	`|nix\s+(?:run|eval|build)\b|(?:nixos|darwin)-rebuild\s+(?:switch|boot|test|build)\b|home-manager\s+(?:switch|build)\b` +
+	`)`)
+
+// reNotRun are tool commands that inspect or set up rather than run
+// the project (a package manager's own subcommands, a help screen).
+var reNotRun = lazyre.New(`(?i)^(?:\S+=\S+\s+)*(?:npx\s+(?:-y\s+|--yes\s+)?(?:tsc|eslint|prettier|vitest|jest|playwright\s+install|npm|yarn|pnpm|create-\S+|degit|skills?)\b|.*\s(?:install|uninstall|add|remove|ls|list|outdated|audit|info|view|init|ps|logs|down|config|pull)(?:\s|$))`)
+
+// reTempArg is where a run wrote a throwaway result (--output-path=/tmp/x.json):
+// not part of how to run it.
+var reTempArg = lazyre.New(`\s+(?:--?[\w-]+[= ])?(?:/tmp|/var/folders|\$TMPDIR)/\S*`)
+
+// projectCommand is a command line's one project command as a reader
+// would run it again, or "" when it holds none (or holds a check: runs
+// has those).
+func projectCommand(cmd string) (clean, dir string) {
+	if cmd == "" || strings.Contains(cmd, "\n") || reNoise.MatchString(cmd) {
+		return "", ""
+	}
+	if _, _, _, ok := verifyCommand(cmd); ok {
+		return "", ""
+	}
+	var real []string
+	for _, seg := range splitSegments(cmd) {
+		seg = strings.TrimSpace(seg)
+		if m := reCd.FindStringSubmatch(seg); m != nil {
+			dir = within(dir, strings.Trim(m[1], `"'`))
+			continue
+		}
+		if reSetup.MatchString(seg) {
+			continue
+		}
+		real = append(real, seg)
+	}
+	if len(real) != 1 {
+		return "", ""
+	}
+	seg := strings.TrimSpace(reShellTail.ReplaceAllString(real[0], ""))
+	seg = strings.TrimSpace(reRedirect.ReplaceAllString(seg, ""))
+	seg = strings.TrimSpace(reTempArg.ReplaceAllString(seg, ""))
+	if !reProjectTool.MatchString(seg) || reNotRun.MatchString(seg) || len(seg) > 160 ||
+		strings.Contains(seg, " -c ") || strings.Contains(seg, " -e ") {
+		return "", ""
+	}
+	return seg, dir
+}
+
+// howTo is a project command the session showed working, and why we
+// believe it.
+type howTo struct {
+	cmd, dir, why string
+	call          *transcript.Call
+}
+
+func (h howTo) line() string {
+	line := fmt.Sprintf("- run: `%s`", h.cmd)
+	if h.dir != "" && h.dir != "." {
+		line += fmt.Sprintf(" (in `%s`)", h.dir)
+	}
+	if h.why != "" {
+		line += " " + h.why
+	}
+	return line
+}
+
+// projectRuns lists the project commands the agent ran that worked more
+// than once, or that the person asked for by name and that worked: the
+// way this project's results are produced (a lighthouse audit, a visual
+// regression run, a dev server). A command run once is no evidence it is
+// the way: silence.
+func projectRuns(s *transcript.Session) []howTo {
+	asked := map[string]bool{}
+	for _, t := range s.Said() {
+		if cmd, _ := projectCommand(strings.Trim(strings.TrimSpace(t.Text), "`")); cmd != "" {
+			asked[cmd] = true
+		}
+	}
+	dirs := shellDirs(s)
+	type seen struct {
+		h      howTo
+		passed int
+		last   transcript.Status
+	}
+	by := map[string]*seen{}
+	var order []string
+	for _, c := range s.Calls() {
+		cmd, dir := projectCommand(c.Command)
+		if cmd == "" || c.ByPerson || (c.Status != transcript.OK && c.Status != transcript.Failed) {
+			continue
+		}
+		if dir = rel(s, within(dirs[c], dir)); dir == "." {
+			dir = ""
+		}
+		key := dir + "\x00" + cmd
+		r := by[key]
+		if r == nil {
+			r = &seen{h: howTo{cmd: cmd, dir: dir}}
+			by[key] = r
+			order = append(order, key)
+		}
+		r.last = c.Status
+		if c.Status == transcript.OK {
+			r.passed++
+			r.h.call = c
+		}
+	}
+	var out []howTo
+	for _, k := range order {
+		r := by[k]
+		if r.last == transcript.OK && (r.passed >= 2 || asked[r.h.cmd]) {
+			out = append(out, r.h)
+		}
+	}
+	return out
+}
+
+// reDone is a person saying, in a word or two, that they did what they
+// were asked.
+var reDone = lazyre.New(`(?i)^(?:ok(?:ay)?[,.!]?\s*|yes[,.!]?\s*)?(?:done|did it|ran it|it ran|it worked|that worked|worked|works now|all good|success(?:ful)?)[.!]*$`)
+
+// reCodeSpan is a command the agent showed: in backticks or a line of a
+// fenced block.
+var reCodeSpan = lazyre.New("`([^`\\n]+)`|(?m)^```[\\w-]*\\n((?:[^`\\n][^\\n]*\\n)+?)```")
+
+// givenAndDone lists project commands the agent gave the person to run
+// and the person reported done: `Ready for \`make buf-gen\`.` then "done".
+func givenAndDone(s *transcript.Session) []howTo {
+	var out []howTo
+	var last string // the agent's last words before the person spoke
+	for _, t := range s.Turns {
+		switch {
+		case t.IsAgent():
+			last = t.Text
+		case t.IsPerson():
+			if t.Form != transcript.Pasted && len(t.Text) <= 40 && reDone.MatchString(strings.TrimSpace(t.Text)) {
+				if cmd := onlyCommand(last); cmd != "" {
+					out = append(out, howTo{cmd: cmd, why: "(the person ran it when the agent asked)"})
+				}
+			}
+			last = ""
+		}
+	}
+	return out
+}
+
+// onlyCommand is the one project command an agent's message shows, or ""
+// when it shows none or several (which of them was done is unknown).
+func onlyCommand(text string) string {
+	var found []string
+	for _, m := range reCodeSpan.FindAllStringSubmatch(text, -1) {
+		lines := []string{m[1]}
+		if m[2] != "" {
+			lines = strings.Split(strings.TrimSpace(m[2]), "\n")
+		}
+		for _, l := range lines {
+			if cmd, _ := projectCommand(strings.TrimSpace(l)); cmd != "" && !strings.HasPrefix(strings.TrimSpace(l), "#") {
+				found = append(found, cmd)
+			}
+		}
+	}
+	if len(found) != 1 {
+		return ""
+	}
+	return found[0]
+}
