@@ -267,6 +267,9 @@ func extractCommands(s *transcript.Session) []Candidate {
 			tools = append(tools, h.call.ID)
 		}
 	}
+	for _, n := range serviceNeeds(s) {
+		lines = append(lines, n.line())
+	}
 	for _, t := range s.Said() {
 		if m := reWorked.FindStringSubmatch(t.Text); m != nil {
 			cmd := strings.Trim(strings.TrimSpace(m[1]), "`.")

@@ -134,6 +134,7 @@ func TestExtractCommandsHowTo(t *testing.T) {
 		"- test: `go test ./...` (in `services/api`)",
 		"- run: `go generate ./internal/graph/...` (in `services/api`)",
 		"- run: `make buf-gen` (the person ran it when the agent asked)",
+		"- needs: Postgres on 127.0.0.1:5432",
 	} {
 		if !strings.Contains(cs[0].Body, want) {
 			t.Errorf("commands memory lacks %q:\n%s", want, cs[0].Body)

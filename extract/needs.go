@@ -1,0 +1,127 @@
+package extract
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/cairnmem/cairn/internal/lazyre"
+	"github.com/cairnmem/cairn/transcript"
+)
+
+// servicePorts names what usually listens on a well-known local port,
+// and the word a command starting it holds.
+var servicePorts = map[string][2]string{
+	"5432": {"Postgres", "postgres"}, "3306": {"MySQL", "mysql"}, "6379": {"Redis", "redis"},
+	"27017": {"MongoDB", "mongo"}, "9092": {"Kafka", "kafka"}, "5672": {"RabbitMQ", "rabbitmq"},
+	"9200": {"Elasticsearch", "elasticsearch"}, "11211": {"Memcached", "memcached"},
+	"4222": {"NATS", "nats"}, "1433": {"SQL Server", "mssql"}, "26257": {"CockroachDB", "cockroach"},
+	"4566": {"LocalStack", "localstack"}, "7687": {"Neo4j", "neo4j"}, "8086": {"InfluxDB", "influx"},
+	"2181": {"ZooKeeper", "zookeeper"},
+}
+
+// reRefused is a connection refused by a local port, in the shapes Go,
+// Node, Python and libpq print it.
+var reRefused = lazyre.New(`(?i)(?:(127\.0\.0\.1|localhost|\[::1\]|0\.0\.0\.0):(\d{2,5})\b[^\n]*?(?:connection refused|econnrefused)|(?:connection refused|econnrefused)[^\n]*?(127\.0\.0\.1|localhost|\[::1\]|0\.0\.0\.0)[:,\s]+(?:port\s+)?(\d{2,5})\b)`)
+
+// reNotOurs is the agent saying a failure is not the change's doing.
+var reNotOurs = lazyre.New(`(?i)\b(?:pre-?existing|unrelated|not related|nothing (?:we|I) (?:broke|changed|touched)|not (?:caused|introduced) by|(?:isn't|is not|not) running|no \w+ (?:is )?running)\b`)
+
+// need is a service a check needs running.
+type need struct {
+	service, word, port, addr, check, start string
+}
+
+func (n need) line() string {
+	what := "some tests fail"
+	if n.check != "" {
+		what = "`" + n.check + "` fails"
+	}
+	line := fmt.Sprintf("- needs: %s on %s: without it %s with `connection refused`, no fault of the code", n.service, n.addr, what)
+	if n.start != "" {
+		line += fmt.Sprintf("; the agent suggested `%s` to start it", n.start)
+	}
+	return line
+}
+
+// serviceNeeds finds the services the project's checks need running: a
+// check (run by the agent, or pasted in by the person) failed with a
+// connection refused by a well-known local port, and the agent's next
+// words called it no fault of the change. The command the agent then
+// gave to start that service, when it names it, goes with it.
+func serviceNeeds(s *transcript.Session) []need {
+	var out []need
+	var pending *need // a refused connection waiting for the agent's verdict
+	for _, t := range s.Turns {
+		if t.Prior || t.Sidechain {
+			continue
+		}
+		switch {
+		case t.Call != nil:
+			if _, cmd, _, ok := verifyCommand(t.Call.Command); ok && t.Call.Status == transcript.Failed {
+				if n := refused(t.Call.Output); n != nil {
+					n.check, pending = cmd, n
+				}
+			}
+		case t.Speaker == transcript.Person && t.Text != "":
+			if n := refused(t.Text); n != nil {
+				pending = n
+			}
+		case t.IsAgent():
+			if pending != nil {
+				if reNotOurs.MatchString(t.Text) && !hasNeed(out, pending.service) {
+					out = append(out, *pending)
+				}
+				pending = nil
+			}
+			if len(out) > 0 {
+				startCommand(t.Text, out)
+			}
+		}
+	}
+	return out
+}
+
+func hasNeed(ns []need, service string) bool {
+	for _, n := range ns {
+		if n.service == service {
+			return true
+		}
+	}
+	return false
+}
+
+// refused reads a connection refused by a known service's port.
+func refused(out string) *need {
+	for _, m := range reRefused.FindAllStringSubmatch(out, 8) {
+		host, port := m[1]+m[3], m[2]+m[4]
+		if svc, ok := servicePorts[port]; ok {
+			return &need{service: svc[0], word: svc[1], port: port, addr: host + ":" + port}
+		}
+	}
+	return nil
+}
+
+// reStarts is a command that brings a service up.
+var reStarts = lazyre.New(`^(?:sudo\s+)?(?:docker(?:-compose|\s+compose)\b.*\s(?:up|start|run)\b|docker\s+(?:run|start)\b|podman\s+(?:run|start)\b|brew\s+services\s+start\b|systemctl\s+start\b|service\s+\S+\s+start\b|pg_ctl\b.*\bstart\b)`)
+
+// startCommand gives each need still without one the command the agent
+// showed that starts that very service (it names it).
+func startCommand(text string, ns []need) {
+	for _, m := range reCodeSpan.FindAllStringSubmatch(text, -1) {
+		lines := []string{m[1]}
+		if m[2] != "" {
+			lines = strings.Split(m[2], "\n")
+		}
+		for _, l := range lines {
+			l = strings.TrimSpace(l)
+			if !reStarts.MatchString(l) || len(l) > 120 {
+				continue
+			}
+			for i := range ns {
+				if ns[i].start == "" && (strings.Contains(strings.ToLower(l), ns[i].word) || strings.Contains(l, ns[i].port+":")) {
+					ns[i].start = l
+				}
+			}
+		}
+	}
+}

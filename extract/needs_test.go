@@ -1,0 +1,49 @@
+package extract
+
+import (
+	"testing"
+
+	"github.com/cairnmem/cairn/transcript"
+)
+
+// A check failing with a connection refused by a well-known local port,
+// called no fault of the change by the agent, needs that service
+// running; the command the agent then gives to start it goes with it.
+func TestServiceNeeds(t *testing.T) {
+	pasted := "=== RUN   TestCustomerInDebt\n    db_test.go:70: dial tcp 127.0.0.1:5432: connect: connection refused\n--- FAIL: TestCustomerInDebt (0.00s)\nFAIL\n\n why are these tests failing?"
+	for _, tc := range []struct {
+		name  string
+		turns []transcript.Turn
+		want  string
+	}{
+		{"pasted, unrelated, started", []transcript.Turn{
+			{Speaker: transcript.Person, Form: transcript.Pasted, Text: pasted},
+			{Speaker: transcript.Agent, Text: "Those are unrelated to this PR: there's no Postgres running locally."},
+			{Speaker: transcript.Agent, Text: "It's in the root `docker-compose.yaml`. Bring it up with:\n\n```\ndocker compose up postgres -d\n```"},
+		}, "- needs: Postgres on 127.0.0.1:5432: without it some tests fail with `connection refused`, no fault of the code; the agent suggested `docker compose up postgres -d` to start it"},
+		{"a failing check", []transcript.Turn{
+			{Speaker: transcript.Agent, Call: &transcript.Call{Tool: "Bash", Command: "npm test 2>&1 | tail -20", Status: transcript.Failed,
+				Output: "Error: connect ECONNREFUSED 127.0.0.1:6379\n    at TCPConnectWrap.afterConnect"}},
+			{Speaker: transcript.Agent, Text: "The queue tests fail because Redis is not running; this is pre-existing."},
+		}, "- needs: Redis on 127.0.0.1:6379: without it `npm test` fails with `connection refused`, no fault of the code"},
+		{"the agent's own bug", []transcript.Turn{
+			{Speaker: transcript.Agent, Call: &transcript.Call{Tool: "Bash", Command: "go test ./...", Status: transcript.Failed,
+				Output: "dial tcp 127.0.0.1:5432: connect: connection refused"}},
+			{Speaker: transcript.Agent, Text: "My change opened the pool before the config was read. Fixing."},
+		}, ""},
+		{"an unknown port", []transcript.Turn{
+			{Speaker: transcript.Agent, Call: &transcript.Call{Tool: "Bash", Command: "go test ./...", Status: transcript.Failed,
+				Output: "dial tcp 127.0.0.1:8123: connect: connection refused"}},
+			{Speaker: transcript.Agent, Text: "Unrelated to this change."},
+		}, ""},
+	} {
+		s := &transcript.Session{Agent: "claude-code", Turns: tc.turns}
+		var got string
+		if ns := serviceNeeds(s); len(ns) > 0 {
+			got = ns[0].line()
+		}
+		if got != tc.want {
+			t.Errorf("%s: serviceNeeds = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
