@@ -120,7 +120,7 @@ func TestRunsShellDir(t *testing.T) {
 			bash("cd systems/nixos && nix flake check", transcript.Failed, "error: infinite recursion"),
 			bash("cd systems/nixos && nix flake check", transcript.OK, ""),
 			bash("npm run build", transcript.OK, ""),
-			{Speaker: transcript.Person, Call: &transcript.Call{Tool: "Bash", Command: "cd ../../", Status: transcript.OK, ByPerson: true}},
+			{Speaker: transcript.Person, Call: &transcript.Call{Tool: "Bash", Command: "cd ../../", Status: transcript.Unknown, ByPerson: true}},
 			bash("nix flake check", transcript.OK, ""),
 		}, []string{"systems/nixos: nix flake check", "systems/nixos: npm run build", ": nix flake check"}},
 		{"reset by the agent", "claude-code", []transcript.Turn{

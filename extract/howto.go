@@ -18,7 +18,7 @@ var reProjectTool = lazyre.New(`^(?:\S+=\S+\s+)*(?:sudo\s+)?(?:` +
 	`|(?:npm|pnpm|bun)\s+run\s+[\w:.-]+|npm\s+start|(?:pnpm|yarn)\s+(?:dev|start|serve|generate|storybook)\b|yarn\s+run\s+[\w:.-]+` +
 	`|npx\s+[a-z@][\w@/.-]*` +
 	`|docker(?:-compose|\s+compose)(?:\s+(?:-f|--file|-p|--project-name|--profile)\s+\S+)*\s+(?:run|up|exec)\b` +
-	`|go\s+(?:run|generate)\b|cargo\s+run\b` +
+	`|go\s+(?:run|generate)\s+\S|cargo\s+run\b` +
 	`|mix\s+(?:phx\.server|ecto\.\w+|run|[\w.]*gen[\w.]*)\b` +
 	`|python3?\s+(?:-m\s+[a-z][\w.]*|[\w./-]+\.py)\b` +
 	`|(?:uv|poetry|pipenv|pdm|hatch|rye)\s+run\s+|bundle\s+exec\s+|rails\s+(?:s|server|db:\w+|generate)\b` +
@@ -108,7 +108,7 @@ func projectRuns(s *transcript.Session) []howTo {
 	var order []string
 	for _, c := range s.Calls() {
 		cmd, dir := projectCommand(c.Command)
-		if cmd == "" || c.ByPerson || (c.Status != transcript.OK && c.Status != transcript.Failed) {
+		if cmd == "" || (c.Status != transcript.OK && c.Status != transcript.Failed) {
 			continue
 		}
 		if dir = rel(s, within(dirs[c], dir)); dir == "." {

@@ -31,6 +31,7 @@ func TestProjectCommand(t *testing.T) {
 		{"git status --short", "", ""},
 		{"cd /tmp && ls", "", ""},
 		{"make buf-gen && git add -A", "", ""},
+		{"go run /tmp/probe.go", "", ""},
 	} {
 		clean, dir := projectCommand(tc.cmd)
 		if clean != tc.clean || dir != tc.dir {

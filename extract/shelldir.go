@@ -44,10 +44,11 @@ func shellDirs(s *transcript.Session) map[*transcript.Call]string {
 
 // afterCall is where Claude Code's shell is left by a call: moved by
 // its cds when the call passed; a call that failed leaves it where it
-// was (Claude Code keeps the directory a passing command ended in).
+// was (Claude Code keeps the directory a passing command ended in). The
+// person's own `! cd ..` prints nothing, so no status says it passed.
 func afterCall(start string, c *transcript.Call) string {
 	dir := start
-	if c.Status == transcript.OK {
+	if c.Status == transcript.OK || c.ByPerson && c.Status != transcript.Failed {
 		for _, seg := range splitSegments(c.Command) {
 			if m := reCd.FindStringSubmatch(strings.TrimSpace(seg)); m != nil {
 				dir = within(dir, strings.Trim(m[1], `"'`))
