@@ -2,6 +2,7 @@ package extract
 
 import (
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/cairnmem/cairn/internal/lazyre"
@@ -28,12 +29,16 @@ var reNotOurs = lazyre.New(`(?i)\b(?:pre-?existing|unrelated|not related|nothing
 
 // need is a service a check needs running.
 type need struct {
-	service, word, port, addr, check, start string
+	service, word, port, addr string
+	check, suite, start       string // what failed, how to start the service
 }
 
 func (n need) line() string {
 	what := "some tests fail"
-	if n.check != "" {
+	switch {
+	case n.suite != "":
+		what = "the tests of `" + n.suite + "` fail"
+	case n.check != "":
 		what = "`" + n.check + "` fails"
 	}
 	line := fmt.Sprintf("- needs: %s on %s: without it %s with `connection refused`, no fault of the code", n.service, n.addr, what)
@@ -58,12 +63,12 @@ func serviceNeeds(s *transcript.Session) []need {
 		switch {
 		case t.Call != nil:
 			if _, cmd, _, ok := verifyCommand(t.Call.Command); ok && t.Call.Status == transcript.Failed {
-				if n := refused(t.Call.Output); n != nil {
+				if n := refused(t.Call.Output, s.Cwd); n != nil {
 					n.check, pending = cmd, n
 				}
 			}
 		case t.Speaker == transcript.Person && t.Text != "":
-			if n := refused(t.Text); n != nil {
+			if n := refused(t.Text, s.Cwd); n != nil {
 				pending = n
 			}
 		case t.IsAgent():
@@ -90,15 +95,46 @@ func hasNeed(ns []need, service string) bool {
 	return false
 }
 
-// refused reads a connection refused by a known service's port.
-func refused(out string) *need {
-	for _, m := range reRefused.FindAllStringSubmatch(out, 8) {
-		host, port := m[1]+m[3], m[2]+m[4]
-		if svc, ok := servicePorts[port]; ok {
-			return &need{service: svc[0], word: svc[1], port: port, addr: host + ":" + port}
+// reFailedSuite is a test runner naming a suite that failed: Go's
+// package line, Jest's and Vitest's file line.
+var reFailedSuite = lazyre.New(`(?m)^FAIL[ \t]+([\w@.-]+/[\w@./-]+)`)
+
+// refused reads a connection refused by a known service's port, and the
+// suite that failed of it when the runner names it after.
+func refused(out, cwd string) *need {
+	for _, m := range reRefused.FindAllStringSubmatchIndex(out, 8) {
+		host, port := sub(out, m, 1)+sub(out, m, 3), sub(out, m, 2)+sub(out, m, 4)
+		svc, ok := servicePorts[port]
+		if !ok {
+			continue
 		}
+		n := &need{service: svc[0], word: svc[1], port: port, addr: host + ":" + port}
+		if f := reFailedSuite.FindStringSubmatch(out[m[1]:]); f != nil {
+			n.suite = projectPath(f[1], cwd)
+		}
+		return n
 	}
 	return nil
+}
+
+func sub(s string, m []int, i int) string {
+	if m[2*i] < 0 {
+		return ""
+	}
+	return s[m[2*i]:m[2*i+1]]
+}
+
+// projectPath is a Go package path (github.com/org/repo/services/api)
+// from the project's directory on (services/api), when the project's
+// name is in it.
+func projectPath(p, cwd string) string {
+	base := path.Base(strings.ReplaceAll(cwd, `\`, "/"))
+	if base != "" && base != "." && base != "/" {
+		if i := strings.Index(p, "/"+base+"/"); i >= 0 {
+			return p[i+len(base)+2:]
+		}
+	}
+	return p
 }
 
 // reStarts is a command that brings a service up.

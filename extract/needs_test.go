@@ -10,7 +10,7 @@ import (
 // called no fault of the change by the agent, needs that service
 // running; the command the agent then gives to start it goes with it.
 func TestServiceNeeds(t *testing.T) {
-	pasted := "=== RUN   TestCustomerInDebt\n    db_test.go:70: dial tcp 127.0.0.1:5432: connect: connection refused\n--- FAIL: TestCustomerInDebt (0.00s)\nFAIL\n\n why are these tests failing?"
+	pasted := "ok      example.com/acme/shop/services/api/events    2.288s\n=== RUN   TestCustomerInDebt\n    db_test.go:70: dial tcp 127.0.0.1:5432: connect: connection refused\n--- FAIL: TestCustomerInDebt (0.00s)\nFAIL\nFAIL    example.com/acme/shop/services/quoting/db    2.358s\n\n why are these tests failing?"
 	for _, tc := range []struct {
 		name  string
 		turns []transcript.Turn
@@ -20,7 +20,7 @@ func TestServiceNeeds(t *testing.T) {
 			{Speaker: transcript.Person, Form: transcript.Pasted, Text: pasted},
 			{Speaker: transcript.Agent, Text: "Those are unrelated to this PR: there's no Postgres running locally."},
 			{Speaker: transcript.Agent, Text: "It's in the root `docker-compose.yaml`. Bring it up with:\n\n```\ndocker compose up postgres -d\n```"},
-		}, "- needs: Postgres on 127.0.0.1:5432: without it some tests fail with `connection refused`, no fault of the code; the agent suggested `docker compose up postgres -d` to start it"},
+		}, "- needs: Postgres on 127.0.0.1:5432: without it the tests of `services/quoting/db` fail with `connection refused`, no fault of the code; the agent suggested `docker compose up postgres -d` to start it"},
 		{"a failing check", []transcript.Turn{
 			{Speaker: transcript.Agent, Call: &transcript.Call{Tool: "Bash", Command: "npm test 2>&1 | tail -20", Status: transcript.Failed,
 				Output: "Error: connect ECONNREFUSED 127.0.0.1:6379\n    at TCPConnectWrap.afterConnect"}},
@@ -37,7 +37,7 @@ func TestServiceNeeds(t *testing.T) {
 			{Speaker: transcript.Agent, Text: "Unrelated to this change."},
 		}, ""},
 	} {
-		s := &transcript.Session{Agent: "claude-code", Turns: tc.turns}
+		s := &transcript.Session{Agent: "claude-code", Cwd: "/Users/dev/src/shop", Turns: tc.turns}
 		var got string
 		if ns := serviceNeeds(s); len(ns) > 0 {
 			got = ns[0].line()
