@@ -41,7 +41,11 @@ func (n need) line() string {
 	case n.check != "":
 		what = "`" + n.check + "` fails"
 	}
-	line := fmt.Sprintf("- needs: %s on %s: without it %s with `connection refused`, no fault of the code", n.service, n.addr, what)
+	where, why := "on "+n.addr, "connection refused"
+	if n.addr == "" {
+		where, why = "running", "cannot connect to the Docker daemon"
+	}
+	line := fmt.Sprintf("- needs: %s %s: without it %s with `%s`, no fault of the code", n.service, where, what, why)
 	if n.start != "" {
 		line += fmt.Sprintf("; the agent suggested `%s` to start it", n.start)
 	}
@@ -99,9 +103,21 @@ func hasNeed(ns []need, service string) bool {
 // package line, Jest's and Vitest's file line.
 var reFailedSuite = lazyre.New(`(?m)^FAIL[ \t]+([\w@.-]+/[\w@./-]+)`)
 
-// refused reads a connection refused by a known service's port, and the
-// suite that failed of it when the runner names it after.
+// reDockerDown is a check that needed Docker (compose, testcontainers)
+// finding no daemon.
+var reDockerDown = lazyre.New(`(?i)cannot connect to the docker daemon|could not find a valid docker environment|is the docker daemon running`)
+
+// refused reads a connection refused by a known service's port, or no
+// Docker daemon, and the suite that failed of it when the runner names
+// it after.
 func refused(out, cwd string) *need {
+	if m := reDockerDown.FindStringIndex(out); m != nil {
+		n := &need{service: "Docker"}
+		if f := reFailedSuite.FindStringSubmatch(out[m[1]:]); f != nil {
+			n.suite = projectPath(f[1], cwd)
+		}
+		return n
+	}
 	for _, m := range reRefused.FindAllStringSubmatchIndex(out, 8) {
 		host, port := sub(out, m, 1)+sub(out, m, 3), sub(out, m, 2)+sub(out, m, 4)
 		svc, ok := servicePorts[port]
@@ -154,7 +170,7 @@ func startCommand(text string, ns []need) {
 				continue
 			}
 			for i := range ns {
-				if ns[i].start == "" && (strings.Contains(strings.ToLower(l), ns[i].word) || strings.Contains(l, ns[i].port+":")) {
+				if ns[i].start == "" && ns[i].word != "" && (strings.Contains(strings.ToLower(l), ns[i].word) || strings.Contains(l, ns[i].port+":")) {
 					ns[i].start = l
 				}
 			}

@@ -26,6 +26,12 @@ func TestServiceNeeds(t *testing.T) {
 				Output: "Error: connect ECONNREFUSED 127.0.0.1:6379\n    at TCPConnectWrap.afterConnect"}},
 			{Speaker: transcript.Agent, Text: "The queue tests fail because Redis is not running; this is pre-existing."},
 		}, "- needs: Redis on 127.0.0.1:6379: without it `npm test` fails with `connection refused`, no fault of the code"},
+		{"no Docker daemon", []transcript.Turn{
+			{Speaker: transcript.Agent, Call: &transcript.Call{Tool: "Bash", Command: "go test ./... 2>&1 | tail -30", Status: transcript.Failed,
+				Output: "--- FAIL: TestStore (0.01s)\n    store_test.go:22: failed to start container: Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?\nFAIL\nFAIL\texample.com/acme/shop/internal/store\t0.412s"}},
+			{Speaker: transcript.Agent, Text: "The store tests use testcontainers and Docker isn't running here; unrelated to the change."},
+			{Speaker: transcript.Agent, Text: "Start it with `docker compose up -d` once Docker Desktop is open."},
+		}, "- needs: Docker running: without it the tests of `internal/store` fail with `cannot connect to the Docker daemon`, no fault of the code"},
 		{"the agent's own bug", []transcript.Turn{
 			{Speaker: transcript.Agent, Call: &transcript.Call{Tool: "Bash", Command: "go test ./...", Status: transcript.Failed,
 				Output: "dial tcp 127.0.0.1:5432: connect: connection refused"}},
