@@ -20,7 +20,7 @@ var reProjectTool = lazyre.New(`^(?:\S+=\S+\s+)*(?:sudo\s+)?(?:` +
 	`|docker(?:-compose|\s+compose)(?:\s+(?:-f|--file|-p|--project-name|--profile)\s+\S+)*\s+(?:run|up|exec)\b` +
 	`|go\s+(?:run|generate)\s+\S|cargo\s+run\b` +
 	`|mix\s+(?:phx\.server|ecto\.\w+|run|[\w.]*gen[\w.]*)\b` +
-	`|python3?\s+(?:-m\s+[a-z][\w.]*|[\w./-]+\.py)\b` +
+	`|python3?\s+(?:-m\s+[a-z][\w.]*|[\w./-]+\.py)\b|node\s+[\w./-]+\.[cm]?js\b|(?:ba)?sh\s+[\w./-]+\.sh\b|\./[\w./-]*[\w-]` +
 	`|(?:uv|poetry|pipenv|pdm|hatch|rye)\s+run\s+|bundle\s+exec\s+|rails\s+(?:s|server|db:\w+|generate)\b` +
 	`|nix\s+(?:run|eval|build)\b|(?:nixos|darwin)-rebuild\s+(?:switch|boot|test|build)\b|home-manager\s+(?:switch|build)\b` +
 	`)`)
@@ -99,6 +99,7 @@ func projectRuns(s *transcript.Session) []howTo {
 		}
 	}
 	dirs := shellDirs(s)
+	removed := removedFiles(s)
 	type seen struct {
 		h      howTo
 		passed int
@@ -106,13 +107,20 @@ func projectRuns(s *transcript.Session) []howTo {
 	}
 	by := map[string]*seen{}
 	var order []string
-	for _, c := range s.Calls() {
+	for i, c := range s.Calls() {
 		cmd, dir := projectCommand(c.Command)
 		if cmd == "" || (c.Status != transcript.OK && c.Status != transcript.Failed) {
 			continue
 		}
 		if dir = rel(s, within(dirs[c], dir)); dir == "." {
 			dir = ""
+		}
+		if dir == "" && s.Cwd != "" {
+			cmd = strings.ReplaceAll(cmd, s.Cwd+"/", "") // the project's own paths, as a reader types them
+		}
+		// A script the session threw away afterwards was a probe.
+		if m := reScript.FindStringSubmatch(cmd); m != nil && gone(rel(s, within(dir, m[1])), i, removed) {
+			continue
 		}
 		key := dir + "\x00" + cmd
 		r := by[key]
@@ -136,6 +144,9 @@ func projectRuns(s *transcript.Session) []howTo {
 	}
 	return out
 }
+
+// reScript is the script a command runs.
+var reScript = lazyre.New(`(?:^|\s)((?:\./)?[\w./-]+\.(?:py|sh|[cm]?js|ts|rb))\b`)
 
 // reDone is a person saying, in a word or two, that they did what they
 // were asked.

@@ -32,6 +32,8 @@ func TestProjectCommand(t *testing.T) {
 		{"cd /tmp && ls", "", ""},
 		{"make buf-gen && git add -A", "", ""},
 		{"go run /tmp/probe.go", "", ""},
+		{"./scripts/seed.sh --small 2>&1 | tail -3", "./scripts/seed.sh --small", ""},
+		{"node scripts/build-icons.mjs", "node scripts/build-icons.mjs", ""},
 	} {
 		clean, dir := projectCommand(tc.cmd)
 		if clean != tc.clean || dir != tc.dir {
@@ -70,6 +72,13 @@ func TestProjectRuns(t *testing.T) {
 			bash("make seed", transcript.OK),
 			bash("make seed", transcript.Failed),
 		}, nil},
+		{"a probe thrown away", []transcript.Turn{
+			bash("python3 /repo/check_layout.py", transcript.OK),
+			bash("./scripts/seed.sh --small 2>&1 | tail -3", transcript.OK),
+			bash("python3 /repo/check_layout.py", transcript.OK),
+			bash("./scripts/seed.sh --small", transcript.OK),
+			bash("rm /repo/check_layout.py", transcript.OK),
+		}, []string{"- run: `./scripts/seed.sh --small`"}},
 		{"asked for by name", []transcript.Turn{
 			{Speaker: transcript.Person, Text: "npm run dev"},
 			bash("npm run dev", transcript.Failed),
