@@ -283,9 +283,9 @@ func extractCommands(s *transcript.Session) []Candidate {
 	}
 	u := schema.URI{Scope: schema.ScopeProject, Path: "patterns/build-and-test-commands"}
 	return []Candidate{{Kind: schema.KindPattern, Scope: schema.ScopeProject, URI: &u, Title: "How to build and test this project",
-		Summary: "Commands that built, tested or linted the project in agent sessions.",
+		Summary: "Commands that built, tested, linted or ran the project in agent sessions, and the services its checks need.",
 		Body:    "Commands that passed:\n\n" + strings.Join(lines, "\n"), Tags: []string{"commands", "how-to"},
-		Tools: tools, Rule: "a verification command passed", Confidence: 0.8, Time: s.End}}
+		Tools: tools, Rule: "a check passed, a project command worked, or a check missed a service", Confidence: 0.8, Time: s.End}}
 }
 
 // broadest keeps, of the passing checks, at most two per program (go
