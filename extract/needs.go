@@ -71,7 +71,7 @@ func serviceNeeds(s *transcript.Session) []need {
 					n.check, pending = cmd, n
 				}
 			}
-		case t.Speaker == transcript.Person && t.Text != "":
+		case t.Speaker == transcript.Person && reTestFailed.MatchString(t.Text):
 			if n := refused(t.Text, s.Cwd); n != nil {
 				pending = n
 			}
@@ -89,6 +89,10 @@ func serviceNeeds(s *transcript.Session) []need {
 	}
 	return out
 }
+
+// reTestFailed is a test runner's report of a failure, as a person
+// pastes it: a server's log with the same refusal is no check.
+var reTestFailed = lazyre.New(`\bFAIL(?:ED)?\b|\b\d+ failed\b|✕`)
 
 func hasNeed(ns []need, service string) bool {
 	for _, n := range ns {

@@ -32,6 +32,10 @@ func TestServiceNeeds(t *testing.T) {
 			{Speaker: transcript.Agent, Text: "The store tests use testcontainers and Docker isn't running here; unrelated to the change."},
 			{Speaker: transcript.Agent, Text: "Start it with `docker compose up -d` once Docker Desktop is open."},
 		}, "- needs: Docker running: without it the tests of `internal/store` fail with `cannot connect to the Docker daemon`, no fault of the code"},
+		{"a server's log is no check", []transcript.Turn{
+			{Speaker: transcript.Person, Form: transcript.Pasted, Text: "api-1  | 2026/06/04 13:41:13 dial tcp 127.0.0.1:5432: connect: connection refused\napi-1  | retrying in 5s"},
+			{Speaker: transcript.Agent, Text: "The API can't reach Postgres: it is not running in that container."},
+		}, ""},
 		{"the agent's own bug", []transcript.Turn{
 			{Speaker: transcript.Agent, Call: &transcript.Call{Tool: "Bash", Command: "go test ./...", Status: transcript.Failed,
 				Output: "dial tcp 127.0.0.1:5432: connect: connection refused"}},
