@@ -240,6 +240,7 @@ func environmentFailure(out string) bool { return reEnvironment.MatchString(out)
 func extractCommands(s *transcript.Session) []Candidate {
 	var lines []string
 	var tools []string
+	listed := map[string]bool{}
 	for _, r := range broadest(runs(s)) {
 		line := fmt.Sprintf("- %s: `%s`", r.kind, r.cmd)
 		if r.dir != "" && r.dir != "." {
@@ -250,8 +251,10 @@ func extractCommands(s *transcript.Session) []Candidate {
 		}
 		lines = append(lines, line)
 		tools = append(tools, r.call.ID)
+		if r.dir == "" {
+			listed[r.cmd] = true
+		}
 	}
-	listed := map[string]bool{}
 	for _, e := range needEscalation(s) {
 		lines = append(lines, fmt.Sprintf("- run: `%s`; fails inside the agent's sandbox (%s), runs with escalated permissions", e.cmd, e.why))
 		tools = append(tools, e.call.ID)

@@ -177,7 +177,7 @@ func givenAndDone(s *transcript.Session) []howTo {
 	return out
 }
 
-// onlyCommand is the one project command an agent's message shows, or ""
+// onlyCommand is the one project command or check an agent's message shows, or ""
 // when it shows none or several (which of them was done is unknown).
 func onlyCommand(text string) string {
 	var found []string
@@ -187,7 +187,14 @@ func onlyCommand(text string) string {
 			lines = strings.Split(strings.TrimSpace(m[2]), "\n")
 		}
 		for _, l := range lines {
-			if cmd, _ := projectCommand(strings.TrimSpace(l)); cmd != "" && !strings.HasPrefix(strings.TrimSpace(l), "#") {
+			l = strings.TrimSpace(l)
+			if strings.HasPrefix(l, "#") {
+				continue
+			}
+			// A check the person ran and called done passed.
+			if _, check, dir, ok := verifyCommand(l); ok && dir == "" {
+				found = append(found, check)
+			} else if cmd, _ := projectCommand(l); cmd != "" {
 				found = append(found, cmd)
 			}
 		}

@@ -108,6 +108,7 @@ func TestGivenAndDone(t *testing.T) {
 		{"Run it from the repo root:\n\n```bash\nmake start-environment\n```", "ok done!", "make start-environment"},
 		{"Now you need to run `make buf-gen` to regenerate.", "should we use string or Timestamp", ""},
 		{"Run `make buf-gen` and then `make mocks`.", "done", ""},
+		{"Apply it with `nixos-rebuild switch --flake .#host`.", "it worked", "nixos-rebuild switch --flake .#host"},
 		{"Open it with:\n\n```bash\nopen backstop/html_report/index.html\n```", "done", ""},
 	} {
 		s := &transcript.Session{Agent: "claude-code", Turns: []transcript.Turn{
