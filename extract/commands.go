@@ -122,6 +122,9 @@ var reFileArg = lazyre.New(`^[\w./-]+\.(?:go|py|ts|tsx|js|jsx|rs|ex|exs|rb|php|j
 
 // splitSegments cuts a command line at && and ; outside quotes.
 func splitSegments(cmd string) []string {
+	if !strings.ContainsAny(cmd, ";&") {
+		return []string{strings.TrimSpace(cmd)} // most command lines: no copy
+	}
 	var out []string
 	var b strings.Builder
 	quote := byte(0)

@@ -40,9 +40,6 @@ func projectCommand(cmd string) (clean, dir string) {
 	if cmd == "" || strings.Contains(cmd, "\n") || reNoise.MatchString(cmd) {
 		return "", ""
 	}
-	if _, _, _, ok := verifyCommand(cmd); ok {
-		return "", ""
-	}
 	var real []string
 	for _, seg := range splitSegments(cmd) {
 		seg = strings.TrimSpace(seg)
@@ -55,15 +52,20 @@ func projectCommand(cmd string) (clean, dir string) {
 		}
 		real = append(real, seg)
 	}
-	if len(real) != 1 {
+	// The tool is known by the command's head: the rest is cleaned only
+	// for the few lines that are one.
+	if len(real) != 1 || !reProjectTool.MatchString(real[0]) {
 		return "", ""
 	}
 	seg := strings.TrimSpace(reShellTail.ReplaceAllString(real[0], ""))
 	seg = strings.TrimSpace(reRedirect.ReplaceAllString(seg, ""))
 	seg = strings.TrimSpace(reTempArg.ReplaceAllString(seg, ""))
-	if !reProjectTool.MatchString(seg) || reNotRun.MatchString(seg) || len(seg) > 160 ||
-		strings.Contains(seg, " -c ") || strings.Contains(seg, " -e ") {
+	if len(seg) > 160 || strings.Contains(seg, " -c ") || strings.Contains(seg, " -e ") ||
+		!reProjectTool.MatchString(seg) || reNotRun.MatchString(seg) {
 		return "", ""
+	}
+	if _, _, _, ok := verifyCommand(cmd); ok {
+		return "", "" // a check: runs has it
 	}
 	return seg, dir
 }
@@ -99,7 +101,7 @@ func projectRuns(s *transcript.Session) []howTo {
 		}
 	}
 	dirs := shellDirs(s)
-	removed := removedFiles(s)
+	var removed map[string]int // read when a script is run
 	type seen struct {
 		h      howTo
 		passed int
@@ -119,8 +121,13 @@ func projectRuns(s *transcript.Session) []howTo {
 			cmd = strings.ReplaceAll(cmd, s.Cwd+"/", "") // the project's own paths, as a reader types them
 		}
 		// A script the session threw away afterwards was a probe.
-		if m := reScript.FindStringSubmatch(cmd); m != nil && gone(rel(s, within(dir, m[1])), i, removed) {
-			continue
+		if m := reScript.FindStringSubmatch(cmd); m != nil {
+			if removed == nil {
+				removed = removedFiles(s)
+			}
+			if gone(rel(s, within(dir, m[1])), i, removed) {
+				continue
+			}
 		}
 		key := dir + "\x00" + cmd
 		r := by[key]

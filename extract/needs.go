@@ -66,12 +66,15 @@ func serviceNeeds(s *transcript.Session) []need {
 		}
 		switch {
 		case t.Call != nil:
-			if _, cmd, _, ok := verifyCommand(t.Call.Command); ok && t.Call.Status == transcript.Failed {
+			if t.Call.Status != transcript.Failed || !mayRefuse(t.Call.Output) {
+				continue
+			}
+			if _, cmd, _, ok := verifyCommand(t.Call.Command); ok {
 				if n := refused(t.Call.Output, s.Cwd); n != nil {
 					n.check, pending = cmd, n
 				}
 			}
-		case t.Speaker == transcript.Person && reTestFailed.MatchString(t.Text):
+		case t.Speaker == transcript.Person && mayRefuse(t.Text) && reTestFailed.MatchString(t.Text):
 			if n := refused(t.Text, s.Cwd); n != nil {
 				pending = n
 			}
@@ -93,6 +96,12 @@ func serviceNeeds(s *transcript.Session) []need {
 // reTestFailed is a test runner's report of a failure, as a person
 // pastes it: a server's log with the same refusal is no check.
 var reTestFailed = lazyre.New(`\bFAIL(?:ED)?\b|\b\d+ failed\b|✕`)
+
+// mayRefuse is a quick look for what refused reads: most outputs have
+// neither word.
+func mayRefuse(out string) bool {
+	return strings.Contains(out, "efused") || strings.Contains(out, "EFUSED") || strings.Contains(out, "ocker")
+}
 
 func hasNeed(ns []need, service string) bool {
 	for _, n := range ns {

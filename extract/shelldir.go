@@ -48,6 +48,9 @@ func shellDirs(s *transcript.Session) map[*transcript.Call]string {
 // person's own `! cd ..` prints nothing, so no status says it passed.
 func afterCall(start string, c *transcript.Call) string {
 	dir := start
+	if !strings.Contains(c.Command, "cd ") && !strings.Contains(c.Output, "Shell cwd") {
+		return dir
+	}
 	if c.Status == transcript.OK || c.ByPerson && c.Status != transcript.Failed {
 		for _, seg := range splitSegments(c.Command) {
 			if m := reCd.FindStringSubmatch(strings.TrimSpace(seg)); m != nil {
