@@ -347,7 +347,8 @@ func rel(s *transcript.Session, p string) string {
 		}
 		return p
 	}
-	if !filepath.IsAbs(p) {
+	// A Unix transcript's path is absolute on any system reading it.
+	if !filepath.IsAbs(p) && !strings.HasPrefix(p, "/") {
 		return filepath.ToSlash(filepath.Clean(p))
 	}
 	if cwd == "" {

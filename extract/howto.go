@@ -117,8 +117,8 @@ func projectRuns(s *transcript.Session) []howTo {
 		if dir = rel(s, within(dirs[c], dir)); dir == "." {
 			dir = ""
 		}
-		if dir == "" && s.Cwd != "" {
-			cmd = strings.ReplaceAll(cmd, s.Cwd+"/", "") // the project's own paths, as a reader types them
+		if dir == "" && s.Cwd != "" { // the project's own paths, as a reader types them
+			cmd = strings.ReplaceAll(strings.ReplaceAll(cmd, s.Cwd+"/", ""), s.Cwd+`\`, "")
 		}
 		// A script the session threw away afterwards was a probe.
 		if m := reScript.FindStringSubmatch(cmd); m != nil {
