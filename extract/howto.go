@@ -2,6 +2,7 @@ package extract
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/cairnmem/cairn/internal/lazyre"
@@ -102,11 +103,6 @@ func projectRuns(s *transcript.Session) []howTo {
 	}
 	dirs := shellDirs(s)
 	var removed map[string]int // read when a script is run
-	type seen struct {
-		h      howTo
-		passed int
-		last   transcript.Status
-	}
 	by := map[string]*seen{}
 	var order []string
 	for i, c := range s.Calls() {
@@ -142,14 +138,42 @@ func projectRuns(s *transcript.Session) []howTo {
 			r.h.call = c
 		}
 	}
-	var out []howTo
+	var kept []*seen
 	for _, k := range order {
-		r := by[k]
-		if r.last == transcript.OK && (r.passed >= 2 || asked[r.h.cmd]) {
-			out = append(out, r.h)
+		if r := by[k]; r.last == transcript.OK && (r.passed >= 2 || asked[r.h.cmd]) {
+			kept = append(kept, r)
 		}
 	}
+	// A short list a reader takes in: the ones the person asked for and
+	// the most used, in the order the session first ran them.
+	if len(kept) > maxProjectRuns {
+		rank := slices.Clone(kept)
+		slices.SortStableFunc(rank, func(a, b *seen) int { return weight(b, asked) - weight(a, asked) })
+		rank = rank[:maxProjectRuns]
+		kept = slices.DeleteFunc(kept, func(r *seen) bool { return !slices.Contains(rank, r) })
+	}
+	out := make([]howTo, 0, len(kept))
+	for _, r := range kept {
+		out = append(out, r.h)
+	}
 	return out
+}
+
+// maxProjectRuns bounds the project commands one session adds.
+const maxProjectRuns = 4
+
+// seen is a project command's record in a session.
+type seen struct {
+	h      howTo
+	passed int
+	last   transcript.Status
+}
+
+func weight(r *seen, asked map[string]bool) int {
+	if asked[r.h.cmd] {
+		return 1 << 20
+	}
+	return r.passed
 }
 
 // reScript is the script a command runs.

@@ -79,6 +79,13 @@ func TestProjectRuns(t *testing.T) {
 			bash("./scripts/seed.sh --small", transcript.OK),
 			bash("rm /repo/check_layout.py", transcript.OK),
 		}, []string{"- run: `./scripts/seed.sh --small`"}},
+		{"a short list", []transcript.Turn{
+			bash("make a", transcript.OK), bash("make b", transcript.OK), bash("make c", transcript.OK),
+			bash("make d", transcript.OK), bash("make e", transcript.OK),
+			bash("make a", transcript.OK), bash("make b", transcript.OK), bash("make c", transcript.OK),
+			bash("make d", transcript.OK), bash("make e", transcript.OK),
+			bash("make c", transcript.OK), bash("make e", transcript.OK), bash("make a", transcript.OK), bash("make b", transcript.OK),
+		}, []string{"- run: `make a`", "- run: `make b`", "- run: `make c`", "- run: `make e`"}},
 		{"asked for by name", []transcript.Turn{
 			{Speaker: transcript.Person, Text: "npm run dev"},
 			bash("npm run dev", transcript.Failed),
