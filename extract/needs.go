@@ -3,6 +3,7 @@ package extract
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/cairnmem/cairn/internal/lazyre"
@@ -80,7 +81,8 @@ func serviceNeeds(s *transcript.Session) []need {
 			}
 		case t.IsAgent():
 			if pending != nil {
-				if reNotOurs.MatchString(t.Text) && !hasNeed(out, pending.service) {
+				service := pending.service
+				if reNotOurs.MatchString(t.Text) && !slices.ContainsFunc(out, func(n need) bool { return n.service == service }) {
 					out = append(out, *pending)
 				}
 				pending = nil
@@ -101,15 +103,6 @@ var reTestFailed = lazyre.New(`\bFAIL(?:ED)?\b|\b\d+ failed\b|✕`)
 // neither word.
 func mayRefuse(out string) bool {
 	return strings.Contains(out, "efused") || strings.Contains(out, "EFUSED") || strings.Contains(out, "ocker")
-}
-
-func hasNeed(ns []need, service string) bool {
-	for _, n := range ns {
-		if n.service == service {
-			return true
-		}
-	}
-	return false
 }
 
 // reFailedSuite is a test runner naming a suite that failed: Go's
