@@ -122,6 +122,9 @@ var reFileArg = lazyre.New(`^[\w./-]+\.(?:go|py|ts|tsx|js|jsx|rs|ex|exs|rb|php|j
 
 // splitSegments cuts a command line at && and ; outside quotes.
 func splitSegments(cmd string) []string {
+	if !strings.ContainsAny(cmd, ";&") {
+		return []string{strings.TrimSpace(cmd)} // most command lines: no copy
+	}
 	var out []string
 	var b strings.Builder
 	quote := byte(0)
@@ -162,6 +165,7 @@ type run struct {
 func runs(s *transcript.Session) []*run {
 	var out []*run
 	by := map[string]*run{}
+	dirs := shellDirs(s)
 	for i, c := range s.Calls() {
 		if c.Command == "" {
 			continue
@@ -170,10 +174,13 @@ func runs(s *transcript.Session) []*run {
 		if !ok {
 			continue
 		}
+		if dir = rel(s, within(dirs[c], dir)); dir == "." {
+			dir = "" // the session's directory, however it was named
+		}
 		key := dir + "\x00" + cmd
 		r := by[key]
 		if r == nil {
-			r = &run{kind: kind, cmd: cmd, dir: rel(s, dir), status: transcript.Unknown}
+			r = &run{kind: kind, cmd: cmd, dir: dir, status: transcript.Unknown}
 			by[key] = r
 			out = append(out, r)
 		}
@@ -236,6 +243,7 @@ func environmentFailure(out string) bool { return reEnvironment.MatchString(out)
 func extractCommands(s *transcript.Session) []Candidate {
 	var lines []string
 	var tools []string
+	listed := map[string]bool{}
 	for _, r := range broadest(runs(s)) {
 		line := fmt.Sprintf("- %s: `%s`", r.kind, r.cmd)
 		if r.dir != "" && r.dir != "." {
@@ -246,10 +254,27 @@ func extractCommands(s *transcript.Session) []Candidate {
 		}
 		lines = append(lines, line)
 		tools = append(tools, r.call.ID)
+		if r.dir == "" {
+			listed[r.cmd] = true
+		}
 	}
 	for _, e := range needEscalation(s) {
 		lines = append(lines, fmt.Sprintf("- run: `%s`; fails inside the agent's sandbox (%s), runs with escalated permissions", e.cmd, e.why))
 		tools = append(tools, e.call.ID)
+		listed[e.cmd] = true
+	}
+	for _, h := range append(projectRuns(s), givenAndDone(s)...) {
+		if listed[h.cmd] {
+			continue
+		}
+		listed[h.cmd] = true
+		lines = append(lines, h.line())
+		if h.call != nil {
+			tools = append(tools, h.call.ID)
+		}
+	}
+	for _, n := range serviceNeeds(s) {
+		lines = append(lines, n.line())
 	}
 	for _, t := range s.Said() {
 		if m := reWorked.FindStringSubmatch(t.Text); m != nil {
@@ -264,9 +289,9 @@ func extractCommands(s *transcript.Session) []Candidate {
 	}
 	u := schema.URI{Scope: schema.ScopeProject, Path: "patterns/build-and-test-commands"}
 	return []Candidate{{Kind: schema.KindPattern, Scope: schema.ScopeProject, URI: &u, Title: "How to build and test this project",
-		Summary: "Commands that built, tested or linted the project in agent sessions.",
+		Summary: "Commands that built, tested, linted or ran the project in agent sessions, and the services its checks need.",
 		Body:    "Commands that passed:\n\n" + strings.Join(lines, "\n"), Tags: []string{"commands", "how-to"},
-		Tools: tools, Rule: "a verification command passed", Confidence: 0.8, Time: s.End}}
+		Tools: tools, Rule: "a check passed, a project command worked, or a check missed a service", Confidence: 0.8, Time: s.End}}
 }
 
 // broadest keeps, of the passing checks, at most two per program (go
@@ -322,7 +347,8 @@ func rel(s *transcript.Session, p string) string {
 		}
 		return p
 	}
-	if !filepath.IsAbs(p) {
+	// A Unix transcript's path is absolute on any system reading it.
+	if !filepath.IsAbs(p) && !strings.HasPrefix(p, "/") {
 		return filepath.ToSlash(filepath.Clean(p))
 	}
 	if cwd == "" {

@@ -93,3 +93,53 @@ func TestNeedEscalation(t *testing.T) {
 		t.Errorf("needEscalation = %+v, want mix hex.outdated with the Mix.PubSub error", got)
 	}
 }
+
+// Claude Code keeps one shell across Bash calls: a check run after a cd
+// in an earlier call ran in that directory (the same `go build ./...` is
+// not two commands from two directories), until the shell is reset. A
+// subagent has its own shell; Codex runs each call in its workdir.
+func TestRunsShellDir(t *testing.T) {
+	bash := func(cmd string, st transcript.Status, out string) transcript.Turn {
+		return transcript.Turn{Speaker: transcript.Agent, Call: &transcript.Call{Tool: "Bash", Command: cmd, Status: st, Output: out}}
+	}
+	side := bash("go vet ./...", transcript.OK, "")
+	side.Sidechain = true
+	for _, tc := range []struct {
+		name  string
+		agent string
+		turns []transcript.Turn
+		want  []string
+	}{
+		{"cd lasts", "claude-code", []transcript.Turn{
+			bash("cd /repo/services/handset && go build ./... 2>&1", transcript.OK, ""),
+			bash("go build ./... 2>&1 && go test ./internal/storage/... 2>&1", transcript.OK, "ok"),
+			side,
+		}, []string{"services/handset: go build ./...", ": go vet ./..."}},
+		// Claude Code moves its shell only when the call passed.
+		{"a failed call does not move", "claude-code", []transcript.Turn{
+			bash("cd systems/nixos && nix flake check", transcript.Failed, "error: infinite recursion"),
+			bash("cd systems/nixos && nix flake check", transcript.OK, ""),
+			bash("npm run build", transcript.OK, ""),
+			{Speaker: transcript.Person, Call: &transcript.Call{Tool: "Bash", Command: "cd ../../", Status: transcript.Unknown, ByPerson: true}},
+			bash("nix flake check", transcript.OK, ""),
+		}, []string{"systems/nixos: nix flake check", "systems/nixos: npm run build", ": nix flake check"}},
+		{"reset by the agent", "claude-code", []transcript.Turn{
+			bash("cd /elsewhere && git log -1", transcript.OK, "abc\nShell cwd was reset to /repo"),
+			bash("go test ./...", transcript.OK, ""),
+			bash("cd /repo && go test ./...", transcript.OK, ""),
+		}, []string{": go test ./..."}},
+		{"codex keeps nothing", "codex", []transcript.Turn{
+			bash("cd kernel && cargo build", transcript.OK, ""),
+			{Speaker: transcript.Agent, Call: &transcript.Call{Tool: "shell", Command: "cargo test", Status: transcript.OK, Input: map[string]any{"workdir": "/repo/ui"}}},
+		}, []string{"kernel: cargo build", "ui: cargo test"}},
+	} {
+		s := &transcript.Session{Agent: tc.agent, Cwd: "/repo", Turns: tc.turns}
+		var got []string
+		for _, r := range runs(s) {
+			got = append(got, r.dir+": "+r.cmd)
+		}
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("%s: runs = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
