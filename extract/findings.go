@@ -86,7 +86,7 @@ func extractFindings(s *transcript.Session) []Candidate {
 		conf = 0.75
 	}
 	c := Candidate{Kind: schema.KindPattern, Scope: schema.ScopeProject, Tags: []string{"learned", s.Agent},
-		Title: titleFrom(best.text), Summary: clip(oneLine(best.text), 200),
+		Title: titleFrom(reCauseLabelLead.ReplaceAllString(best.text, "")), Summary: clip(oneLine(best.text), 200),
 		Rule: "explained in the agent's reports", Confidence: conf, Time: found[len(found)-1].turn.Time, Created: found[0].turn.Time}
 	for _, f := range found {
 		b.WriteString("- " + clip(oneLine(f.text), 320) + "\n")

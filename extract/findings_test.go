@@ -78,7 +78,7 @@ func TestExtractFindings(t *testing.T) {
 	if c.URI == nil || c.URI.Path != "patterns/learned-2025-10-14-0199e4a5" {
 		t.Errorf("URI = %v, want the session's own patterns/learned-… file", c.URI)
 	}
-	if !strings.HasPrefix(c.Title, "Root cause: `app/ui/window.py` imported QAction") {
+	if !strings.HasPrefix(c.Title, "`app/ui/window.py` imported QAction") {
 		t.Errorf("title = %q, want the named cause", c.Title)
 	}
 	for _, want := range []string{"imported QAction from QtWidgets", "expects `docs/mkdocs.yml`"} {
