@@ -1,0 +1,98 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cairnmem/cairn/transcript"
+)
+
+func person(text string) transcript.Turn { return transcript.Turn{Speaker: transcript.Person, Text: text} }
+func agent(text string) transcript.Turn  { return transcript.Turn{Speaker: transcript.Agent, Text: text} }
+func edit(file, content string) transcript.Turn {
+	return transcript.Turn{Speaker: transcript.Agent, Call: &transcript.Call{Tool: "Edit", Files: []string{file}, Status: transcript.OK,
+		Input: map[string]any{"file_path": file, "old_string": "x", "new_string": content}}}
+}
+
+const outstanding = "A few things still outstanding:\n\n" +
+	"1. **`api/handler.go`** — `toResponse` still doesn't fill `ValidUntil`\n" +
+	"2. **Worker tests** — nothing written yet for `sweepRunner`\n" +
+	"3. **`store.go`** — the nil `createdAt` case is skipped silently"
+
+const findings = "Here's what I found:\n\n" +
+	"**1. Lost update on retry** — `queue.go:88`\nThe retry path acks before the write.\n\n" +
+	"**2. Field name mismatch** — `events.proto:12`\nThe proto says `expired_on`.\n\n" +
+	"**3. `log.Fatal` skips deferred cleanup** — `serve.go:40`\nDeferred closes never run.\n\n" +
+	"**4. Duplicate clock call** — `store.go:91`\nTwo `now()` calls.\n"
+
+// Work the session named and never did: a list of what is still
+// outstanding, findings the person agreed to fix by number. What a later
+// edit or the agent's later words took up is not left open.
+func TestPendingWork(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		turns []transcript.Turn
+		want  []string // substrings of the lines, in order
+	}{
+		{"outstanding list, nothing done after", []transcript.Turn{
+			person("anything else we need to cover?"), agent(outstanding),
+		}, []string{"`toResponse` still doesn't fill `ValidUntil`", "nothing written yet for `sweepRunner`", "`store.go` — the nil `createdAt` case"}},
+		{"an edit of the named file did it", []transcript.Turn{
+			person("anything else we need to cover?"), agent(outstanding),
+			person("do the handler"), edit("/repo/api/handler.go", "ValidUntil: c.ValidUntil"),
+			edit("/repo/worker/sweep_test.go", "func TestSweepRunner(t *testing.T) { sweepRunner() }"),
+			edit("/repo/cmd/store.go", "log.Warn(\"no createdAt\")"),
+		}, nil},
+		{"the agent settled it later", []transcript.Turn{
+			person("anything else we need to cover?"), agent(outstanding),
+			person("what about the handler?"), agent("`toResponse` is fine: `ValidUntil` is set by the caller, no change needed."),
+		}, []string{"`sweepRunner`", "`store.go`"}},
+		{"a restatement is not a settling", []transcript.Turn{
+			agent("Now `toResponse` in `handler.go` needs to fill `ValidUntil`."),
+			person("anything else we need to cover?"), agent(outstanding),
+			agent("Reminder: `toResponse` still doesn't fill `ValidUntil`."),
+		}, []string{"`toResponse`", "`sweepRunner`", "`store.go`"}},
+		{"a plain list is not work left", []transcript.Turn{
+			person("how does the handler work?"), agent("It does three things:\n\n1. `toResponse` maps the contract\n2. `sweepRunner` expires old ones\n3. `store.go` persists them"),
+		}, nil},
+		{"findings agreed by number", []transcript.Turn{
+			person("review the changes"), agent(findings),
+			person("1 yeah we should fix, 2 is naming, leave it 3 yeah ok we should fix that 4 i have fixed"),
+			edit("/repo/internal/queue.go", "if err := write(); err != nil { return err }"),
+		}, []string{"Agreed to fix, not done: `log.Fatal` skips deferred cleanup — `serve.go:40`"}},
+		{"a reply not by number agrees to nothing", []transcript.Turn{
+			person("review the changes"), agent(findings), person("yeah fix the first one, the others can wait until v2.1"),
+		}, nil},
+		{"the list must be the agent's last words", []transcript.Turn{
+			person("review the changes"), agent(findings), agent("Want me to start with the first?"), person("1 yes 3 yes"),
+		}, nil},
+	} {
+		s := &transcript.Session{Turns: tc.turns}
+		var got []string
+		for _, p := range pendingWork(s) {
+			got = append(got, p.line)
+		}
+		if len(got) != len(tc.want) {
+			t.Errorf("%s: got %q, want %d lines %q", tc.name, got, len(tc.want), tc.want)
+			continue
+		}
+		for i, w := range tc.want {
+			if !strings.Contains(got[i], w) {
+				t.Errorf("%s: line %d = %q, want it to hold %q", tc.name, i, got[i], w)
+			}
+		}
+	}
+}
+
+// The session summary says what was left open.
+func TestLeftOpenNamesPendingWork(t *testing.T) {
+	s := &transcript.Session{ID: "s1", Agent: "claude-code", Turns: []transcript.Turn{
+		person("Add expiry to the handset contracts and publish an event when one expires"),
+		edit("/repo/models.go", "ValidUntil *time.Time"),
+		person("anything else we need to cover?"), agent(outstanding),
+	}}
+	cs := extractSession(s)
+	if len(cs) != 1 || !strings.Contains(cs[0].Body, "Left open: ") || !strings.Contains(cs[0].Body, "`toResponse` still doesn't fill `ValidUntil`") {
+		t.Fatalf("summary does not name the work left:\n%v", cs)
+	}
+}
