@@ -7,8 +7,12 @@ import (
 	"github.com/cairnmem/cairn/transcript"
 )
 
-func person(text string) transcript.Turn { return transcript.Turn{Speaker: transcript.Person, Text: text} }
-func agent(text string) transcript.Turn  { return transcript.Turn{Speaker: transcript.Agent, Text: text} }
+func person(text string) transcript.Turn {
+	return transcript.Turn{Speaker: transcript.Person, Text: text}
+}
+func agent(text string) transcript.Turn {
+	return transcript.Turn{Speaker: transcript.Agent, Text: text}
+}
 func edit(file, content string) transcript.Turn {
 	return transcript.Turn{Speaker: transcript.Agent, Call: &transcript.Call{Tool: "Edit", Files: []string{file}, Status: transcript.OK,
 		Input: map[string]any{"file_path": file, "old_string": "x", "new_string": content}}}
