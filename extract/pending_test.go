@@ -7,13 +7,13 @@ import (
 	"github.com/cairnmem/cairn/transcript"
 )
 
-func person(text string) transcript.Turn {
+func said(text string) transcript.Turn {
 	return transcript.Turn{Speaker: transcript.Person, Text: text}
 }
-func agent(text string) transcript.Turn {
+func replied(text string) transcript.Turn {
 	return transcript.Turn{Speaker: transcript.Agent, Text: text}
 }
-func edit(file, content string) transcript.Turn {
+func edited(file, content string) transcript.Turn {
 	return transcript.Turn{Speaker: transcript.Agent, Call: &transcript.Call{Tool: "Edit", Files: []string{file}, Status: transcript.OK,
 		Input: map[string]any{"file_path": file, "old_string": "x", "new_string": content}}}
 }
@@ -39,36 +39,36 @@ func TestPendingWork(t *testing.T) {
 		want  []string // substrings of the lines, in order
 	}{
 		{"outstanding list, nothing done after", []transcript.Turn{
-			person("anything else we need to cover?"), agent(outstanding),
+			said("anything else we need to cover?"), replied(outstanding),
 		}, []string{"`toResponse` still doesn't fill `ValidUntil`", "nothing written yet for `sweepRunner`", "`store.go` — the nil `createdAt` case"}},
 		{"an edit of the named file did it", []transcript.Turn{
-			person("anything else we need to cover?"), agent(outstanding),
-			person("do the handler"), edit("/repo/api/handler.go", "ValidUntil: c.ValidUntil"),
-			edit("/repo/worker/sweep_test.go", "func TestSweepRunner(t *testing.T) { sweepRunner() }"),
-			edit("/repo/cmd/store.go", "log.Warn(\"no createdAt\")"),
+			said("anything else we need to cover?"), replied(outstanding),
+			said("do the handler"), edited("/repo/api/handler.go", "ValidUntil: c.ValidUntil"),
+			edited("/repo/worker/sweep_test.go", "func TestSweepRunner(t *testing.T) { sweepRunner() }"),
+			edited("/repo/cmd/store.go", "log.Warn(\"no createdAt\")"),
 		}, nil},
 		{"the agent settled it later", []transcript.Turn{
-			person("anything else we need to cover?"), agent(outstanding),
-			person("what about the handler?"), agent("`toResponse` is fine: `ValidUntil` is set by the caller, no change needed."),
+			said("anything else we need to cover?"), replied(outstanding),
+			said("what about the handler?"), replied("`toResponse` is fine: `ValidUntil` is set by the caller, no change needed."),
 		}, []string{"`sweepRunner`", "`store.go`"}},
 		{"a restatement is not a settling", []transcript.Turn{
-			agent("Now `toResponse` in `handler.go` needs to fill `ValidUntil`."),
-			person("anything else we need to cover?"), agent(outstanding),
-			agent("Reminder: `toResponse` still doesn't fill `ValidUntil`."),
+			replied("Now `toResponse` in `handler.go` needs to fill `ValidUntil`."),
+			said("anything else we need to cover?"), replied(outstanding),
+			replied("Reminder: `toResponse` still doesn't fill `ValidUntil`."),
 		}, []string{"`toResponse`", "`sweepRunner`", "`store.go`"}},
 		{"a plain list is not work left", []transcript.Turn{
-			person("how does the handler work?"), agent("It does three things:\n\n1. `toResponse` maps the contract\n2. `sweepRunner` expires old ones\n3. `store.go` persists them"),
+			said("how does the handler work?"), replied("It does three things:\n\n1. `toResponse` maps the contract\n2. `sweepRunner` expires old ones\n3. `store.go` persists them"),
 		}, nil},
 		{"findings agreed by number", []transcript.Turn{
-			person("review the changes"), agent(findings),
-			person("1 yeah we should fix, 2 is naming, leave it 3 yeah ok we should fix that 4 i have fixed"),
-			edit("/repo/internal/queue.go", "if err := write(); err != nil { return err }"),
+			said("review the changes"), replied(findings),
+			said("1 yeah we should fix, 2 is naming, leave it 3 yeah ok we should fix that 4 i have fixed"),
+			edited("/repo/internal/queue.go", "if err := write(); err != nil { return err }"),
 		}, []string{"Agreed to fix, not done: `log.Fatal` skips deferred cleanup — `serve.go:40`"}},
 		{"a reply not by number agrees to nothing", []transcript.Turn{
-			person("review the changes"), agent(findings), person("yeah fix the first one, the others can wait until v2.1"),
+			said("review the changes"), replied(findings), said("yeah fix the first one, the others can wait until v2.1"),
 		}, nil},
 		{"the list must be the agent's last words", []transcript.Turn{
-			person("review the changes"), agent(findings), agent("Want me to start with the first?"), person("1 yes 3 yes"),
+			said("review the changes"), replied(findings), replied("Want me to start with the first?"), said("1 yes 3 yes"),
 		}, nil},
 	} {
 		s := &transcript.Session{Turns: tc.turns}
@@ -91,9 +91,9 @@ func TestPendingWork(t *testing.T) {
 // The session summary says what was left open.
 func TestLeftOpenNamesPendingWork(t *testing.T) {
 	s := &transcript.Session{ID: "s1", Agent: "claude-code", Turns: []transcript.Turn{
-		person("Add expiry to the handset contracts and publish an event when one expires"),
-		edit("/repo/models.go", "ValidUntil *time.Time"),
-		person("anything else we need to cover?"), agent(outstanding),
+		said("Add expiry to the handset contracts and publish an event when one expires"),
+		edited("/repo/models.go", "ValidUntil *time.Time"),
+		said("anything else we need to cover?"), replied(outstanding),
 	}}
 	cs := extractSession(s)
 	if len(cs) != 1 || !strings.Contains(cs[0].Body, "Left open: ") || !strings.Contains(cs[0].Body, "`toResponse` still doesn't fill `ValidUntil`") {
