@@ -100,3 +100,52 @@ func TestLeftOpenNamesPendingWork(t *testing.T) {
 		t.Fatalf("summary does not name the work left:\n%v", cs)
 	}
 }
+
+const techPlan = "## Design\n\n**Files to create:**\n\n| File | Description |\n|------|-------------|\n" +
+	"| `src/page-promo-forbes.php` | Copy of `page-promo.php` with the banner |\n" +
+	"| `src/static/scss/pages/promo-forbes.scss` | Copy of `promo.scss`, root selector renamed |\n\n" +
+	"**File to modify:**\n\n| File | Change |\n|------|--------|\n| `src/functions.php` | Add the slug to `PAGE_TEMPLATES` |\n\n" +
+	"**Template changes** (vs source `page-promo.php`):\n\n1. Rename the template\n"
+
+const fixPlan = "# Plan: Fix the anchor jump\n\n## Change\n\nUse `scrollIntoView` in `bindClicks()`.\n\n## Verification\n\n" +
+	"1. Open any affected page locally at http://localhost:8081\n2. Click \"Start\"\n" +
+	"3. Confirm the page scrolls to the pricing section, not the list\n4. Test on a mobile viewport\n"
+
+// A plan the person approved that nothing carried out, and an approved
+// plan carried out whose checks by hand nobody reported on.
+func TestPlannedNotDone(t *testing.T) {
+	plan := transcript.Turn{Speaker: transcript.Agent, Source: "plan", Text: fixPlan, Approved: true}
+	for _, tc := range []struct {
+		name  string
+		turns []transcript.Turn
+		want  string
+	}{
+		{"planned, approved, nothing written", []transcript.Turn{
+			said("tech plan 19709"), replied(techPlan), said("yes it looks good"), replied("Posted the plan to the work item."),
+		}, "Approved plan not carried out: create page-promo-forbes.php, promo-forbes.scss; modify functions.php"},
+		{"planned and carried out", []transcript.Turn{
+			said("tech plan 19709"), replied(techPlan), said("yes it looks good"), edited("/repo/src/page-promo-forbes.php", "<?php"),
+		}, ""},
+		{"planned, not approved", []transcript.Turn{
+			said("tech plan 19709"), replied(techPlan), said("no, use the other page as the source"),
+		}, ""},
+		{"carried out, checks by hand not reported", []transcript.Turn{
+			said("fix the anchor jump"), plan, edited("/repo/src/quiz.js", "el.scrollIntoView()"), replied("Build succeeded; the fix is applied."),
+		}, "Not checked by hand as the approved plan asks: Confirm the page scrolls to the pricing section, not the list"},
+		{"the person spoke after the edits", []transcript.Turn{
+			said("fix the anchor jump"), plan, edited("/repo/src/quiz.js", "el.scrollIntoView()"), replied("Done."), said("works, thanks"),
+		}, ""},
+		{"checks a command makes are not by hand", []transcript.Turn{
+			said("fix the store"), {Speaker: transcript.Agent, Source: "plan", Approved: true, Text: "# Plan\n\n## Verification\n\n1. Run `go test ./...`\n2. Confirm it passes\n"},
+			edited("/repo/store.go", "x"), replied("Done."),
+		}, ""},
+	} {
+		var got []string
+		for _, p := range pendingWork(&transcript.Session{Turns: tc.turns}) {
+			got = append(got, p.line)
+		}
+		if tc.want == "" && len(got) > 0 || tc.want != "" && (len(got) != 1 || got[0] != tc.want) {
+			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
