@@ -440,7 +440,7 @@ func unverifiedPlan(s *transcript.Session) []pendingItem {
 		if len(checks) == 0 || last < 0 || spokeOrBrowsedAfter(s, last) {
 			continue
 		}
-		out = append(out, pendingItem{line: "Not checked by hand as the approved plan asks: " + strings.Join(checks, "; "), at: i})
+		out = append(out, pendingItem{line: "Not verified by hand as the approved plan asks: " + strings.Join(checks, "; "), at: i})
 	}
 	return out
 }

@@ -131,7 +131,7 @@ func TestPlannedNotDone(t *testing.T) {
 		}, ""},
 		{"carried out, checks by hand not reported", []transcript.Turn{
 			said("fix the anchor jump"), plan, edited("/repo/src/quiz.js", "el.scrollIntoView()"), replied("Build succeeded; the fix is applied."),
-		}, "Not checked by hand as the approved plan asks: Confirm the page scrolls to the pricing section, not the list"},
+		}, "Not verified by hand as the approved plan asks: Confirm the page scrolls to the pricing section, not the list"},
 		{"the person spoke after the edits", []transcript.Turn{
 			said("fix the anchor jump"), plan, edited("/repo/src/quiz.js", "el.scrollIntoView()"), replied("Done."), said("works, thanks"),
 		}, ""},
