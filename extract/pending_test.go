@@ -149,3 +149,26 @@ func TestPlannedNotDone(t *testing.T) {
 		}
 	}
 }
+
+// The agent's last reply saying what it deliberately did not build yet
+// names work left.
+func TestLeftByAgentNotYet(t *testing.T) {
+	for _, tc := range []struct {
+		reply string
+		want  string
+	}{
+		{"Added the roles.\n\n### Notes\n- I did not add the future “forced auth policy” fields/flows yet, per your instruction.",
+			"I did not add the future “forced auth policy” fields/flows yet, per your instruction"},
+		{"Added the roles. I didn't write the migration for the audit table yet.", "I didn't write the migration for the audit table yet"},
+		{"Added the roles. I did not add anything else, as asked.", ""},
+	} {
+		s := &transcript.Session{Turns: []transcript.Turn{said("Add staff and super user roles"), replied(tc.reply)}}
+		var got []string
+		for _, c := range leftByAgent(s) {
+			got = append(got, c.Title)
+		}
+		if tc.want == "" && len(got) > 0 || tc.want != "" && (len(got) != 1 || got[0] != tc.want) {
+			t.Errorf("%q: got %q, want %q", tc.reply, got, tc.want)
+		}
+	}
+}

@@ -53,7 +53,7 @@ func extractThreads(s *transcript.Session) []Candidate {
 	return out
 }
 
-var reLeft = lazyre.New(`(?i)^(?:todo|fixme)\s*[:-]\s*(.{6,})|\b(?:still (?:needs?|missing|to (?:do|be done))|not (?:yet )?(?:implemented|wired|done|tested|handled|covered)|left to do|remaining work|haven'?t (?:yet )?(?:added|implemented|wired|tested))\b`)
+var reLeft = lazyre.New(`(?i)^(?:todo|fixme)\s*[:-]\s*(.{6,})|\b(?:still (?:needs?|missing|to (?:do|be done))|not (?:yet )?(?:implemented|wired|done|tested|handled|covered)|left to do|remaining work|haven'?t (?:yet )?(?:added|implemented|wired|tested)|(?:did not|didn'?t) (?:add|implement|wire|build|write|create)\b[^.!?]{3,80}?\byet)\b`)
 
 // leftByAgent are the open items the agent named in its last reply:
 // "TODO: …", "X is not implemented yet". Offers ("next, I could …") are
