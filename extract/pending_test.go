@@ -172,3 +172,15 @@ func TestLeftByAgentNotYet(t *testing.T) {
 		}
 	}
 }
+
+// A request the session ended on, rejected, keeps what it listed.
+func TestStoppedAtEndKeepsTheList(t *testing.T) {
+	s := &transcript.Session{Turns: []transcript.Turn{
+		said("I now want to apply this set of changes to several other templates. Update these templates: overview-3, article-trt, mens-trt-forbes and overview-tiktok."),
+		{Speaker: transcript.Agent, Call: &transcript.Call{Tool: "ExitPlanMode", Status: transcript.NotRun, Why: "rejected"}},
+	}}
+	c, ok := stoppedAtEnd(s)
+	if !ok || !strings.Contains(c.Body, "overview-tiktok") {
+		t.Fatalf("the thread lost the templates the request listed:\n%s", c.Body)
+	}
+}
