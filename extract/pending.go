@@ -44,7 +44,7 @@ var (
 // pendingWork lists the work the session named and never did.
 func pendingWork(s *transcript.Session) []pendingItem {
 	var out []pendingItem
-	for _, it := range append(outstandingItems(s), agreedItems(s)...) {
+	for _, it := range slices.Concat(outstandingItems(s), agreedItems(s), neededWork(s)) {
 		if len(it.refs) == 0 || touchedAfter(s, it.at, it.refs) || takenUpAfter(s, it.at, it.refs) {
 			continue
 		}
@@ -210,6 +210,8 @@ func itemRefs(text string) []string {
 
 var reVersionLike = lazyre.New(`^v?\d+(?:\.\d+)+$|^(?:e\.g|i\.e|etc)\.?`)
 
+func isFileName(s string) bool { return reFileName.MatchString(s) }
+
 func isDigits(s string) bool {
 	return s != "" && strings.Trim(s, "0123456789-") == ""
 }
@@ -222,8 +224,10 @@ func sameRefs(a, b []string) bool {
 var reWriteCmd = lazyre.New(`(?:\bsed\s+-i|>|\btee\b|\bmv\b|\bcp\b|\brm\b|\bpython3?\b|\bperl\b|\bpatch\b|\bgit (?:checkout|restore|apply)\b|\bgofmt -w|\bprettier\b.*--write)`)
 
 // touchedAfter reports a call after turn i that wrote a file the item
-// names, or whose edit holds a code name the item names.
+// names, or, when it names none, an edit that holds a code name it names
+// (a field name alone is too common to say more when a file is named).
 func touchedAfter(s *transcript.Session, i int, refs []string) bool {
+	byFile := slices.ContainsFunc(refs, isFileName)
 	for _, t := range s.Turns[i+1:] {
 		c := t.Call
 		if c == nil || t.Prior || c.Status == transcript.NotRun {
@@ -237,7 +241,7 @@ func touchedAfter(s *transcript.Session, i int, refs []string) bool {
 		if c.Command != "" && reWriteCmd.MatchString(c.Command) && mentionsRef(c.Command, refs) {
 			return true
 		}
-		if len(c.Files) > 0 && mentionsRef(inputText(c), refs) {
+		if !byFile && len(c.Files) > 0 && mentionsRef(inputText(c), refs) {
 			return true
 		}
 	}
@@ -503,4 +507,39 @@ func spokeOrBrowsedAfter(s *transcript.Session, i int) bool {
 		}
 	}
 	return false
+}
+
+// reNeedsWork is the agent naming a change a code name still needs.
+var reNeedsWork = lazyre.New(`(?i)\b(?:needs? to (?:be )?(?:populate|fill|set|add|update|call|handle|return|pass|include|wire|check|regenerat|implement|register|export|change|move|remove|use)\w*|needs? (?:regenerating|updating|fixing|adding|wiring|populating)|still (?:doesn'?t|does not|isn'?t|is not|lacks|needs?))\b`)
+
+var reNowLead = lazyre.New(`(?i)^(?:now|next|then|also|so),?\s+`)
+
+// reNotMine is work the agent says someone else does, or may not be
+// needed.
+var reNotMine = lazyre.New(`(?i)\b(?:you(?:'ll)? (?:need|have|want|should|must|can)|your|the user|if\b|whether|might|may|could|would|should we|unless|once|when)\b`)
+
+// neededWork are sentences of the agent's naming a change a file needs:
+// "`contractToProto` in `controller.go` needs to populate `ExpiresAt`".
+func neededWork(s *transcript.Session) []pendingItem {
+	var out []pendingItem
+	for i, t := range s.Turns {
+		if !t.IsAgent() {
+			continue
+		}
+		for _, sent := range sentences(t.Text) {
+			if strings.HasSuffix(sent, "?") || !reNeedsWork.MatchString(sent) || reNotMine.MatchString(sent) || len(sent) > 220 {
+				continue
+			}
+			// Only a named file makes "never done" sure enough: code names
+			// change with the work, and what the person runs (a code
+			// generator, say) leaves no edit behind.
+			for _, clause := range strings.Split(sent, ", and ") {
+				if refs := itemRefs(clause); reNeedsWork.MatchString(clause) && slices.ContainsFunc(refs, isFileName) {
+					line := reNowLead.ReplaceAllString(strings.TrimSpace(clause), "")
+					out = append(out, pendingItem{line: clip(oneLine(strings.ToUpper(line[:1])+line[1:]), 160), at: i, refs: refs})
+				}
+			}
+		}
+	}
+	return out
 }

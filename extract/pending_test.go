@@ -56,6 +56,16 @@ func TestPendingWork(t *testing.T) {
 			said("anything else we need to cover?"), replied(outstanding),
 			replied("Reminder: `toResponse` still doesn't fill `ValidUntil`."),
 		}, []string{"`toResponse`", "`sweepRunner`", "`store.go`"}},
+		{"a change the agent said a file needs, never made", []transcript.Turn{
+			said("add the expiry"), replied("Now the mock needs regenerating, and `toResponse` in `handler.go` needs to populate `ValidUntil`."),
+			edited("/repo/models.go", "ValidUntil *time.Time"), edited("/repo/mocks/store.go", "func (m *MockStore) Expire()"),
+		}, []string{"`toResponse` in `handler.go` needs to populate `ValidUntil`"}},
+		{"made later", []transcript.Turn{
+			said("add the expiry"), replied("Now `toResponse` in `handler.go` needs to populate `ValidUntil`."), edited("/repo/api/handler.go", "ValidUntil: c.ValidUntil"),
+		}, nil},
+		{"work for the person is not the agent's to leave", []transcript.Turn{
+			said("add the expiry"), replied("You need to run buf-gen so `handler.pb.go` gets the field; then `handler.go` needs to use it if the build passes."),
+		}, nil},
 		{"a plain list is not work left", []transcript.Turn{
 			said("how does the handler work?"), replied("It does three things:\n\n1. `toResponse` maps the contract\n2. `sweepRunner` expires old ones\n3. `store.go` persists them"),
 		}, nil},
