@@ -523,7 +523,7 @@ var reNotMine = lazyre.New(`(?i)\b(?:you(?:'ll)? (?:need|have|want|should|must|c
 func neededWork(s *transcript.Session) []pendingItem {
 	var out []pendingItem
 	for i, t := range s.Turns {
-		if !t.IsAgent() {
+		if !t.IsAgent() || !reNeedsWork.MatchString(t.Text) {
 			continue
 		}
 		for _, sent := range sentences(t.Text) {
