@@ -54,8 +54,7 @@ func pendingWork(s *transcript.Session) []pendingItem {
 			out = append(out, it)
 		}
 	}
-	out = append(out, plannedOnly(s)...)
-	return append(out, unverifiedPlan(s)...)
+	return slices.Concat(out, plannedOnly(s), unverifiedPlan(s), cutOff(s))
 }
 
 // listItem is one item of a markdown list, continuation lines included.
@@ -252,4 +251,50 @@ func neededWork(s *transcript.Session) []pendingItem {
 		}
 	}
 	return out
+}
+
+var (
+	// reIntent is the agent naming its own next step.
+	reIntent = lazyre.New(`(?i)\b(?:i|we) (?:also |still |now |then )?(?:need|have) to\b`)
+	// reStepTail is where a stated step runs into the agent's narration.
+	reStepTail = lazyre.New(`(?i)\s*(?:—|–|-|;|:|,)\s*(?:let me|i'?ll|first|then)\b.*$`)
+)
+
+// cutOff is the step the agent said it needed to take when the session
+// ended under it: its last words before a tool call that nothing
+// followed, with no write after them of what the step names.
+func cutOff(s *transcript.Session) []pendingItem {
+	last := -1
+	for i := len(s.Turns) - 1; i >= 0 && last < 0; i-- {
+		t := s.Turns[i]
+		switch {
+		case t.Prior || t.Sidechain || t.Speaker == transcript.Injected:
+		case t.Call == nil || t.Call.ByPerson || t.Call.Status == transcript.NotRun && t.Call.Why == "rejected":
+			return nil // the agent had the last word, or the person stopped it
+		default:
+			last = i
+		}
+	}
+	for i := last - 1; i >= 0; i-- {
+		t := s.Turns[i]
+		if t.IsPerson() {
+			return nil
+		}
+		if !t.IsAgent() {
+			continue
+		}
+		for _, sent := range sentences(t.Text) {
+			if !reIntent.MatchString(sent) || reNotMine.MatchString(sent) {
+				continue
+			}
+			step := reStepTail.ReplaceAllString(sent, "")
+			refs := itemRefs(step)
+			if len(refs) == 0 || touchedAfter(s, i, refs) {
+				return nil
+			}
+			return []pendingItem{{line: "Cut off mid-work, before: " + clip(oneLine(step), 140), at: i, refs: refs}}
+		}
+		return nil
+	}
+	return nil
 }

@@ -194,3 +194,36 @@ func TestStoppedAtEndKeepsTheList(t *testing.T) {
 		t.Fatalf("the thread lost the templates the request listed:\n%s", c.Body)
 	}
 }
+
+// A step the agent said it needed to take when the session ended under
+// it, before any report.
+func TestCutOff(t *testing.T) {
+	read := transcript.Turn{Speaker: transcript.Agent, Call: &transcript.Call{Tool: "Read", Status: transcript.OK}}
+	fix := edited("/repo/graph/resolvers_test.go", "import (\n\t\"context\"\n)")
+	for _, tc := range []struct {
+		name  string
+		turns []transcript.Turn
+		want  string
+	}{
+		{"ended on a read after the stated step", []transcript.Turn{
+			said("lint fails on remote: gofmt"), fix, replied("I also need to put `grpc` back — let me find where `codes` and `status` are in the imports:"), read,
+		}, "Cut off mid-work, before: I also need to put `grpc` back"},
+		{"the agent reported after", []transcript.Turn{
+			said("lint fails on remote: gofmt"), replied("I also need to put `grpc` back."), read, replied("Done: the imports are grouped."),
+		}, ""},
+		{"the step was written", []transcript.Turn{
+			said("lint fails on remote: gofmt"), replied("I also need to put `grpc` back:"), edited("/repo/graph/resolvers_test.go", "\"google.golang.org/grpc\""), read,
+		}, ""},
+		{"a step naming nothing", []transcript.Turn{
+			said("lint fails on remote: gofmt"), replied("I need to look at this more closely:"), read,
+		}, ""},
+	} {
+		var got []string
+		for _, p := range pendingWork(&transcript.Session{Turns: tc.turns}) {
+			got = append(got, p.line)
+		}
+		if tc.want == "" && len(got) > 0 || tc.want != "" && (len(got) != 1 || got[0] != tc.want) {
+			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
