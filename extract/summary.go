@@ -101,7 +101,8 @@ func extractSession(s *transcript.Session) []Candidate {
 }
 
 // leftOpen is the work a session left, as far as it shows: what the
-// person put off, what the agent named as left, checks still failing.
+// person put off, what the agent named as left, checks still failing,
+// work the session named and never did.
 func leftOpen(s *transcript.Session) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -128,6 +129,9 @@ func leftOpen(s *transcript.Session) []string {
 			}
 			add(c.Title, detail)
 		}
+	}
+	for _, p := range pendingWork(s) {
+		add(p.line, "")
 	}
 	return out
 }

@@ -53,7 +53,7 @@ func extractThreads(s *transcript.Session) []Candidate {
 	return out
 }
 
-var reLeft = lazyre.New(`(?i)^(?:todo|fixme)\s*[:-]\s*(.{6,})|\b(?:still (?:needs?|missing|to (?:do|be done))|not (?:yet )?(?:implemented|wired|done|tested|handled|covered)|left to do|remaining work|haven'?t (?:yet )?(?:added|implemented|wired|tested))\b`)
+var reLeft = lazyre.New(`(?i)^(?:todo|fixme)\s*[:-]\s*(.{6,})|\b(?:still (?:needs?|missing|to (?:do|be done))|not (?:yet )?(?:implemented|wired|done|tested|handled|covered)|left to do|remaining work|haven'?t (?:yet )?(?:added|implemented|wired|tested)|(?:did not|didn'?t) (?:add|implement|wire|build|write|create)\b[^.!?]{3,80}?\byet)\b`)
 
 // leftByAgent are the open items the agent named in its last reply:
 // "TODO: …", "X is not implemented yet". Offers ("next, I could …") are
@@ -121,7 +121,7 @@ func stoppedAtEnd(s *transcript.Session) (Candidate, bool) {
 					what = c.Tool + " " + strings.Join(c.Files, ", ")
 				}
 				return Candidate{Kind: schema.KindThread, Scope: schema.ScopeProject, Title: titleFrom("Not finished: " + ask(last.Text)),
-					Body: fmt.Sprintf("The session ended when the person rejected %s, before this request was done:\n\n%s", strings.TrimSpace(what), ask(last.Text)),
+					Body: fmt.Sprintf("The session ended when the person rejected %s, before this request was done:\n\n%s", strings.TrimSpace(what), whole(last.Text)),
 					Tags: []string{"unfinished"}, Status: schema.StatusOpen, Turns: []string{last.Ref}, Tools: []string{c.ID},
 					Rule: "the session ended on a rejected action", Confidence: 0.7, Time: t.Time}, true
 			}
@@ -140,6 +140,13 @@ func stoppedAtEnd(s *transcript.Session) (Candidate, bool) {
 		}
 	}
 	return Candidate{}, false
+}
+
+// whole is a request as the person put it, to a length: what it lists
+// (the ten templates to update, say) is the work not done, and its first
+// sentence rarely names it.
+func whole(text string) string {
+	return clip(oneLine(withoutAsides(statement(text))), 600)
 }
 
 // planNotCarriedOut is an open thread for a plan the person approved that
