@@ -136,17 +136,17 @@ func readFinding(sent string) (finding, bool) {
 // marked: its last prose before the person spoke again or the session
 // ended. What it said on a request the person answered with "no" or
 // "still broken" told them nothing true.
-type spoken struct {
+type said struct {
 	turn    transcript.Turn
 	closing bool
 }
 
-func prose(s *transcript.Session) []spoken {
-	var out, cur []spoken
+func prose(s *transcript.Session) []said {
+	var out, cur []said
 	for _, t := range s.Turns {
 		switch {
 		case t.IsAgent():
-			cur = append(cur, spoken{turn: t})
+			cur = append(cur, said{turn: t})
 		case t.IsPerson() && len(cur) > 0:
 			if !reDenied.MatchString(t.Text) {
 				cur[len(cur)-1].closing = true
