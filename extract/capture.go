@@ -38,8 +38,6 @@ var Extractors = []Extractor{
 	{"gotchas", "2", extractGotchas},
 	{"commands", "1", extractCommands},
 	{"compactions", "1", extractCompactions},
-	{"findings", "1", extractFindings},
-	{"calls", "1", extractCalls},
 	{"session", "2", extractSession},
 }
 
