@@ -44,7 +44,7 @@ func plannedOnly(s *transcript.Session) []pendingItem {
 			parts = append(parts, sec.verb+" "+strings.Join(names, ", "))
 			refs = append(refs, sec.files...)
 		}
-		out = append(out, pendingItem{line: "Approved plan not carried out: " + strings.Join(parts, "; "), at: i, refs: refs})
+		out = append(out, pendingItem{line: "Planned, not built yet: " + strings.Join(parts, "; "), at: i, refs: refs})
 	}
 	return out
 }

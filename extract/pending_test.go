@@ -132,7 +132,7 @@ func TestPlannedNotDone(t *testing.T) {
 	}{
 		{"planned, approved, nothing written", []transcript.Turn{
 			said("tech plan 19709"), replied(techPlan), said("yes it looks good"), replied("Posted the plan to the work item."),
-		}, "Approved plan not carried out: create page-promo-forbes.php, promo-forbes.scss; modify functions.php"},
+		}, "Planned, not built yet: create page-promo-forbes.php, promo-forbes.scss; modify functions.php"},
 		{"planned and carried out", []transcript.Turn{
 			said("tech plan 19709"), replied(techPlan), said("yes it looks good"), edited("/repo/src/page-promo-forbes.php", "<?php"),
 		}, ""},
