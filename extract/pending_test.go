@@ -150,13 +150,7 @@ func TestPlannedNotDone(t *testing.T) {
 			edited("/repo/store.go", "x"), replied("Done."),
 		}, ""},
 	} {
-		var got []string
-		for _, p := range pendingWork(&transcript.Session{Turns: tc.turns}) {
-			got = append(got, p.line)
-		}
-		if tc.want == "" && len(got) > 0 || tc.want != "" && (len(got) != 1 || got[0] != tc.want) {
-			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
-		}
+		checkPending(t, tc.name, tc.turns, tc.want)
 	}
 }
 
@@ -218,12 +212,19 @@ func TestCutOff(t *testing.T) {
 			said("lint fails on remote: gofmt"), replied("I need to look at this more closely:"), read,
 		}, ""},
 	} {
-		var got []string
-		for _, p := range pendingWork(&transcript.Session{Turns: tc.turns}) {
-			got = append(got, p.line)
-		}
-		if tc.want == "" && len(got) > 0 || tc.want != "" && (len(got) != 1 || got[0] != tc.want) {
-			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
-		}
+		checkPending(t, tc.name, tc.turns, tc.want)
+	}
+}
+
+// checkPending wants the one pending line want from turns, or none when
+// want is empty.
+func checkPending(t *testing.T, name string, turns []transcript.Turn, want string) {
+	t.Helper()
+	var got []string
+	for _, p := range pendingWork(&transcript.Session{Turns: turns}) {
+		got = append(got, p.line)
+	}
+	if want == "" && len(got) > 0 || want != "" && (len(got) != 1 || got[0] != want) {
+		t.Errorf("%s: got %q, want %q", name, got, want)
 	}
 }
