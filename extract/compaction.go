@@ -17,8 +17,6 @@ var (
 	reSummarySection = lazyre.New(`^\s*(?:#+\s*)?\**\s*(\d{1,2})\.\s+\**([A-Z][A-Za-z &/-]{3,40}?)\**:`)
 	reBullet         = lazyre.New(`^\s*[-*•]\s+(.*)$`)
 	reChosen         = lazyre.New(`(?i)\b(chosen over|chose .{2,60} over|rather than|instead of|in favou?r of|preferred over|opted for|decided (?:to|on)|for atomicity|to avoid|so that)\b`)
-	reLesson         = lazyre.New(`(?i)(\bshould\b|\bmust\b|\binstead\b|\bneeds?\b|\brequires?\b|\bbecause\b|\bonly\b|\bnever\b|\balways\b|\bdon'?t\b|\bdo not\b)`)
-	reSlip           = lazyre.New(`(?i)^(user\b|the user\b|i\b|accidentally|typo|missing import|unused (?:import|variable)|syntax error|compile error)`)
 )
 
 // summarySections splits a compaction summary into its numbered sections
@@ -81,11 +79,10 @@ func extractCompactions(s *transcript.Session) []Candidate {
 			}
 		}
 		for _, b := range secs["problem solving"] {
-			if !reChosen.MatchString(b) || reSpeculate.MatchString(b) || len(b) > 300 {
-				continue
+			if c, ok := summaryDecision(b); ok {
+				c.Turns, c.Time = []string{t.Ref}, t.Time
+				out = append(out, c)
 			}
-			out = append(out, Candidate{Kind: schema.KindDecision, Scope: schema.ScopeProject, Title: titleFrom(plain(b)), Body: plain(b),
-				Tags: []string{"decision"}, Turns: []string{t.Ref}, Rule: "choice recorded in the compaction summary", Confidence: 0.6, Time: t.Time})
 		}
 		if k != len(at)-1 {
 			continue // earlier summaries' pending work was the later one's to carry
@@ -101,24 +98,6 @@ func extractCompactions(s *transcript.Session) []Candidate {
 		}
 	}
 	return out
-}
-
-// summaryCase reads an "Errors and fixes" bullet: "<error> — <fix>". Only
-// fixes that carry a lesson count; a typo fixed is not knowledge.
-func summaryCase(b string) (Candidate, bool) {
-	b = plain(b)
-	var problem, fix string
-	for _, sep := range []string{" — ", " – ", " -- ", ": fixed", " - fixed", "; fixed", ". Fixed", ". Fix:", " → "} {
-		if i := strings.Index(b, sep); i > 0 {
-			problem, fix = strings.TrimSpace(b[:i]), strings.TrimSpace(strings.TrimLeft(b[i+len(sep):], ":- "))
-			break
-		}
-	}
-	if problem == "" || fix == "" || reSlip.MatchString(problem) || !reLesson.MatchString(fix) || len(b) > 500 {
-		return Candidate{}, false
-	}
-	return Candidate{Kind: schema.KindCase, Scope: schema.ScopeProject, Title: titleFrom(problem), Summary: clip(oneLine(problem+": "+fix), 200),
-		Body: "Problem: " + problem + "\n\nFix: " + fix, Tags: []string{"gotcha"}, Rule: "error and fix recorded in the compaction summary", Confidence: 0.7}, true
 }
 
 // doneAfter reports work taken up after turn i: a later request, an agent

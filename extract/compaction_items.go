@@ -1,0 +1,81 @@
+package extract
+
+import (
+	"strings"
+
+	"github.com/cairnmem/cairn/internal/lazyre"
+	"github.com/cairnmem/cairn/schema"
+)
+
+// The bullets of a compaction summary's "Errors and fixes" and "Problem
+// Solving" sections are the agent's own hindsight at the point of
+// compaction, so unlike a mid-session explanation they have already
+// survived the work that followed them. What they still need is a lesson
+// (a fixed typo is not knowledge) and not to say they were undone.
+var (
+	reLesson = lazyre.New(`(?i)(\bshould\b|\bmust\b|\binstead\b|\bneed(?:s|ed)?\b|\brequire[sd]?\b|\bbecause\b|\bonly\b|\bnever\b|\balways\b|\bdon'?t\b|\bdo not\b)`)
+	reSlip   = lazyre.New(`(?i)^(user\b|the user\b|i\b|accidentally|typo|missing import|unused (?:import|variable)|syntax error|compile error)`)
+	// A bullet that says its fix was later undone, or is still to come,
+	// holds no fix that held.
+	reUndone = lazyre.New(`(?i)\b(later (?:reverted|replaced|removed|dropped|changed|undone)|reverted (?:when|after|because|later)|approach changed|pending fix|not yet (?:fixed|implemented|resolved|done)|will be (?:resolved|fixed)|still (?:fails|failing|broken))\b`)
+	// A bold lead names the problem: "**Codegen failed**: structs must …".
+	reBoldLead = lazyre.New(`^\*\*([^*]{3,120})\*\*:?\s*(.*)$`)
+	// Where the cause ends and the fix begins.
+	reFixMark = lazyre.New(`(?:\s+[—–]\s+|\s+--\s+|:\s*fixed\b|\s+-\s+fixed\b|;\s*fixed\b|\.\s+(?:(?:Fixed|Corrected|Resolved|Solved|Moved|Changed|Switched)\b|Fix:)|\s+→\s+)`)
+	// An explicit alternative: what was chosen over what.
+	reOver = lazyre.New("(?i)\\b(chosen over|chose .{2,60} over|rather than|instead of|in favou?r of|preferred over)\\b|\\bover `")
+)
+
+// summaryCase reads an "Errors and fixes" bullet, "<problem> — <fix>" or
+// "**<problem>**: <cause>. Fixed by <fix>.", into a case.
+func summaryCase(raw string) (Candidate, bool) {
+	raw = strings.TrimSpace(raw)
+	head, rest := "", raw
+	if m := reBoldLead.FindStringSubmatch(raw); m != nil {
+		head, rest = strings.TrimRight(plain(m[1]), ": "), m[2]
+	}
+	rest = plain(rest)
+	cause, fix := rest, ""
+	if loc := reFixMark.FindStringIndex(rest); loc != nil && loc[0] > 0 {
+		cause, fix = strings.TrimSpace(rest[:loc[0]]), strings.TrimSpace(strings.TrimLeft(rest[loc[0]:], " —–-:;.→"))
+	} else if head != "" {
+		cause, fix = "", rest
+	}
+	problem := head
+	switch {
+	case head == "":
+		problem = cause
+	case cause != "":
+		problem = head + ": " + cause
+	}
+	lesson := fix
+	if head != "" {
+		lesson = cause + " " + fix
+	}
+	if problem == "" || fix == "" || reSlip.MatchString(problem) || !reLesson.MatchString(lesson) ||
+		reUndone.MatchString(raw) || len(raw) > 500 {
+		return Candidate{}, false
+	}
+	title := problem
+	if head != "" {
+		title = head
+	}
+	return Candidate{Kind: schema.KindCase, Scope: schema.ScopeProject, Title: titleFrom(title), Summary: clip(oneLine(problem+": "+fix), 200),
+		Body: "Problem: " + problem + "\n\nFix: " + fix, Tags: []string{"gotcha"}, Rule: "error and fix recorded in the compaction summary", Confidence: 0.7}, true
+}
+
+// summaryDecision reads a "Problem Solving" bullet that records a choice.
+// One that names what it was chosen over is a decision a reader keeps; a
+// choice with only its purpose ("to avoid …") stays under the bar.
+func summaryDecision(raw string) (Candidate, bool) {
+	b := plain(raw)
+	if !reChosen.MatchString(b) || reSpeculate.MatchString(b) || reUndone.MatchString(b) || len(b) > 300 {
+		return Candidate{}, false
+	}
+	conf := 0.6
+	if reOver.MatchString(b) {
+		conf = 0.75
+	}
+	return Candidate{Kind: schema.KindDecision, Scope: schema.ScopeProject, Title: titleFrom(b), Body: b,
+		Tags: []string{"decision"}, Rule: "choice recorded in the compaction summary", Confidence: conf}, true
+}

@@ -1,0 +1,68 @@
+package extract
+
+import (
+	"testing"
+
+	"github.com/cairnmem/cairn/schema"
+)
+
+func TestSummaryCase(t *testing.T) {
+	for _, tc := range []struct {
+		name, bullet string
+		want         bool
+		title, fix   string
+	}{
+		{"dash with a lesson in the fix", "Running `make gen` at the root rewrites every module's stubs — should run it per module: `make gen MOD=billing`",
+			true, "Running `make gen` at the root rewrites every module's stubs", "should run it per module: `make gen MOD=billing`"},
+		{"bold lead, lesson in the cause", "**Schema build failed \"no such type Widget\"**: the Go type must exist before the generator runs. Fixed by adding `Widget` to `types.go` first.",
+			true, "Schema build failed \"no such type Widget\"", "Fixed by adding `Widget` to `types.go` first."},
+		{"bold lead, variadic need", "**Mock `Do` callback had the wrong arity**: `Exec` is variadic (`args ...any`), so the callback needed a trailing `_ ...any`. Fixed by changing the three callbacks to take it.",
+			true, "Mock `Do` callback had the wrong arity", "Fixed by changing the three callbacks to take it."},
+		{"bold lead, corrected", "**Pointer slices on view models**: Started with `[]*Row`. The person asked why. Corrected to `[]Row` since rows never need to be nil.",
+			true, "Pointer slices on view models", "Corrected to `[]Row` since rows never need to be nil."},
+		{"bold lead, no marker: the rest is the fix", "**Flakes see only tracked files**: new files must be `git add`ed before `nix flake check` sees them",
+			true, "Flakes see only tracked files", "new files must be `git add`ed before `nix flake check` sees them"},
+		{"a fix later undone", "**Tests failed after adding Months to Outcome**: expectations lacked the field. Fixed by updating three expectations. Later reverted when the approach changed.", false, "", ""},
+		{"a fix still to come", "**Undefined `GetStock`**: the proto was not regenerated yet. Expected — will be resolved after regeneration.", false, "", ""},
+		{"a slip with no lesson", "`Logger.Info` given an int — fixed with `strconv.Itoa`", false, "", ""},
+		{"the person fixed a typo", "Struct tag was `\"signedAt\"` — user fixed to `\"expiresAt\"`", false, "", ""},
+		{"the person was angry: not a case", "User angry: \"stop changing things without asking\" — I rewrote the tests without checking", false, "", ""},
+		{"a tooling slip with no lesson", "**Edit target not found**: the comment had been removed in an earlier commit, so the text did not match. Read the file again, then edited it.", false, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, ok := summaryCase(tc.bullet)
+			if ok != tc.want {
+				t.Fatalf("summaryCase(%q) ok = %v, want %v (%+v)", tc.bullet, ok, tc.want, c)
+			}
+			if !ok {
+				return
+			}
+			if c.Title != titleFrom(tc.title) || c.Kind != schema.KindCase {
+				t.Errorf("title = %q, want %q", c.Title, titleFrom(tc.title))
+			}
+			if want := "Fix: " + tc.fix; !contains(c.Body, want) {
+				t.Errorf("body = %q, want it to hold %q", c.Body, want)
+			}
+		})
+	}
+}
+
+func TestSummaryDecision(t *testing.T) {
+	for _, tc := range []struct {
+		bullet string
+		conf   float64 // 0: no candidate
+	}{
+		{"`FindOneAndModify` loop chosen over `UpdateAll+Find` for atomicity", 0.75},
+		{"Made `sizes` generic (`[{key, values}]`) rather than fixed width/height fields", 0.75},
+		{"`Duration` message chosen over `int64` seconds in the event", 0.75},
+		{"Stub generation scoped to one service to avoid touching stale stubs elsewhere", 0.6},
+		{"Probably chose the cache over a second query because it seems faster", 0},
+		{"Picked `Upsert` instead of `Insert`; later reverted when the approach changed", 0},
+		{"Read the config first, then ran the tests", 0},
+	} {
+		c, ok := summaryDecision(tc.bullet)
+		if got := map[bool]float64{true: c.Confidence}[ok]; got != tc.conf {
+			t.Errorf("summaryDecision(%q) confidence = %v, want %v", tc.bullet, got, tc.conf)
+		}
+	}
+}
