@@ -14,11 +14,26 @@ import (
 func lastRequest(s *transcript.Session) string {
 	for i := len(s.Turns) - 1; i >= 0; i-- {
 		if t := s.Turns[i]; t.IsPerson() && substantive(t.Text) {
-			return ask(t.Text)
+			return request(t.Text)
 		}
 	}
 	return ""
 }
+
+// request is a request in a line. A log the person pasted is named by its
+// error: its first line ("Install", a CI step's name) says nothing.
+func request(text string) string {
+	if strings.Count(strings.TrimSpace(text), "\n") >= 2 {
+		if m := strongErrors(reLongPath.ReplaceAllString(text, "…/$1")); m != "" {
+			return "the failure the person pasted (" + m + ")"
+		}
+	}
+	return ask(text)
+}
+
+// reLongPath is an absolute path deep enough that only its tail tells the
+// reader anything (a CI runner's checkout, a home directory).
+var reLongPath = lazyre.New(`(?:/[\w.@-]+){3,}/([\w.@-]+/[\w.@-]+/[\w.@-]+)`)
 
 // ending says how a session stopped when it stopped short: on a rejected
 // action, an interruption, or a request the agent never answered.
@@ -32,7 +47,7 @@ func ending(s *transcript.Session) string {
 		case t.Call != nil && t.Call.Status == transcript.NotRun && t.Call.Why == "rejected":
 			return "the person rejected the agent's last action (" + clip(oneLine(callName(t.Call)), 80) + ")"
 		case t.IsPerson() && substantive(t.Text):
-			return "before the agent answered the last request: " + ask(t.Text)
+			return "before the agent answered the last request: " + request(t.Text)
 		case t.Call != nil && !t.Call.ByPerson:
 			// No closing reply after the agent's last action: it stopped mid-work.
 			if last := lastRequest(s); last != "" {

@@ -331,6 +331,15 @@ func errorExcerpt(out string) string {
 // rather than lines that merely look like errors (a traceback's
 // file:line frames); the excerpt when there are none.
 func errorMessage(out string) string {
+	if m := strongErrors(out); m != "" {
+		return m
+	}
+	return errorExcerpt(out)
+}
+
+// strongErrors are the error messages themselves in out, at most two;
+// "" when it holds none.
+func strongErrors(out string) string {
 	var strong []string
 	for _, l := range strings.Split(out, "\n") {
 		l = strings.TrimSpace(l)
@@ -344,9 +353,6 @@ func errorMessage(out string) string {
 		if len(strong) == 2 {
 			break
 		}
-	}
-	if len(strong) == 0 {
-		return errorExcerpt(out)
 	}
 	return clip(strings.Join(strong, " / "), 300)
 }

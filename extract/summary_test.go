@@ -197,3 +197,24 @@ func TestLeftOpenSaysHowItFails(t *testing.T) {
 		t.Errorf("leftOpen = %q", got)
 	}
 }
+
+// A session cut off while the agent worked on a log the person pasted is
+// named by the log's error, not by its first line (a CI step's name).
+func TestEndingNamesPastedFailure(t *testing.T) {
+	ci := "Setup\nrun linter\n  Running [/home/runner/work/shop/shop/bin/lint run] ...\n" +
+		"  Error: /home/runner/work/shop/shop/api/internal/cart/cart_test.go:9:1: File is not properly formatted (gofmt)\n  1 issues:\n  * gofmt: 1\nugh"
+	for _, tc := range []struct {
+		name, last, want string
+	}{
+		{"pasted CI log", ci, "while the agent was still working on: the failure the person pasted (Error: …/internal/cart/cart_test.go:9:1: File is not properly formatted (gofmt))"},
+		{"typed request", "Rename the cart service to basket everywhere", "while the agent was still working on: Rename the cart service to basket everywhere"},
+	} {
+		s := &transcript.Session{Turns: []transcript.Turn{
+			{Speaker: transcript.Person, Text: tc.last},
+			{Speaker: transcript.Agent, Call: &transcript.Call{Tool: "Read", Status: transcript.OK, Files: []string{"/home/u/shop/api/internal/cart/cart_test.go"}}},
+		}}
+		if got := ending(s); got != tc.want {
+			t.Errorf("%s: ending = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
