@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/cairnmem/cairn/internal/lazyre"
@@ -37,7 +38,7 @@ func substantive(text string) bool {
 
 // ask is a request in a line: its first sentences, not the details.
 func ask(text string) string {
-	t := withoutAsides(statement(text))
+	t := withoutAsides(statement(withoutTags(text)))
 	if r := firstSentences(t, 140); r != "" {
 		return r
 	}
@@ -135,9 +136,10 @@ func workRequests(s *transcript.Session, asked []transcript.Turn) []transcript.T
 	index := map[string]bool{}
 	answer := answers(s)
 	for _, t := range asked {
-		// "the first option sounds good" answers the agent's question; it
-		// is not what the session was asked to do.
-		if !answer[t.Ref] || len(t.Text) >= 80 {
+		// "the first option sounds good" answers the agent's question, and
+		// "1 yes fix 3 add tests" the agent's findings: neither is what the
+		// session was asked to do.
+		if !answer[t.Ref] && !byNumber(t.Text) || len(t.Text) >= 80 && !byNumber(t.Text) {
 			index[t.Ref] = true
 		}
 	}
@@ -257,3 +259,50 @@ func references(s *transcript.Session, t transcript.Turn) []string {
 	}
 	return out[:min(2, len(out))]
 }
+
+// byNumber reports a reply that goes through a numbered list by number:
+// "1 yes we should fix 2 yes 4 ok that works".
+func byNumber(text string) bool {
+	t := strings.TrimSpace(text)
+	locs := rePersonPick.FindAllStringSubmatchIndex(t, -1)
+	if len(locs) < 2 || locs[0][0] > 0 {
+		return false
+	}
+	n, last := 0, 0
+	for _, l := range locs {
+		k, _ := strconv.Atoi(t[l[2]:l[3]])
+		if k > last && k <= 20 {
+			n, last = n+1, k
+		}
+	}
+	return n >= 2
+}
+
+// reTag is an XML-like tag: what an issue tracker or a tool wraps pasted
+// content in (<issue identifier="TMT-12">, <title>).
+var reTag = lazyre.New(`</?([a-zA-Z][\w-]*)((?:\s+[\w-]+="[^"]*")*)\s*/?>`)
+
+// withoutTags takes out the tags that wrap pasted content: those with
+// attributes or a closing tag. "Vec<String>" keeps its type parameter.
+func withoutTags(text string) string {
+	if !strings.Contains(text, "</") && !strings.Contains(text, "=\"") {
+		return text
+	}
+	out := reTag.ReplaceAllStringFunc(text, func(tag string) string {
+		m := reTag.FindStringSubmatch(tag)
+		switch {
+		case strings.HasPrefix(tag, "</"):
+			return ". " // the end of a title or a field ends its sentence
+		case m[2] != "" || strings.Contains(text, "</"+m[1]+">"):
+			return " "
+		}
+		return tag
+	})
+	return reSpaces.ReplaceAllString(reStops.ReplaceAllString(out, "$1"), " ")
+}
+
+// reStops are the full stops a closing tag put after one already there.
+var (
+	reStops  = lazyre.New(`([.!?:])(?:\s*\.)+`)
+	reSpaces = lazyre.New(`[ \t]{2,}`)
+)
