@@ -167,11 +167,11 @@ func TestReadRuleLeavesOutNoise(t *testing.T) {
 func TestConceded(t *testing.T) {
 	for reply, want := range map[string]bool{
 		"You're right, sorry. I'll ask before changing anything.": true,
-		"Fair enough. Reverting the patch.":                        true,
-		"Sorry.\n\nIt is in internal/api/router.go:40.":            true,
-		"Got it, adding tooltips to every menu item.":              false,
-		"Understood. Running the tests now.":                       false,
-		"The handler lives in the api package.":                    false,
+		"Fair enough. Reverting the patch.":                       true,
+		"Sorry.\n\nIt is in internal/api/router.go:40.":           true,
+		"Got it, adding tooltips to every menu item.":             false,
+		"Understood. Running the tests now.":                      false,
+		"The handler lives in the api package.":                   false,
 	} {
 		if got := conceded(reply); got != want {
 			t.Errorf("conceded(%q) = %v, want %v", reply, got, want)
