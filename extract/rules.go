@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/cairnmem/cairn/internal/lazyre"
@@ -35,6 +36,7 @@ type ruleCandidate struct {
 	sentence   string
 	confidence float64
 	why        string
+	saidAgain  []string // the other turns that say the same thing
 }
 
 // extractRules finds the rules and preferences a person stated: durable
@@ -62,8 +64,15 @@ func extractRules(s *transcript.Session) []Candidate {
 				r.confidence += 0.1
 				r.why += ", the agent took it as a correction"
 			}
-			if n := idx.repeats(i, r.sentence); n > 0 {
-				r.confidence += 0.15 * float64(min(n, 2))
+			again := idx.restating(i, r.sentence)
+			for _, j := range again {
+				r.saidAgain = append(r.saidAgain, said[j].Ref)
+			}
+			if n := len(again); n > 0 {
+				// Saying it again is the clearest sign of a standing
+				// preference the agent keeps missing: once is enough to
+				// keep a plain "give me file paths".
+				r.confidence += 0.2 + 0.15*float64(min(n, 2)-1)
 				r.why += ", repeated"
 			}
 			if reversedAfter(takeBacks, i, r.sentence) {
@@ -127,10 +136,13 @@ func indexSaid(said []transcript.Turn) *saidIndex {
 }
 
 // repeats counts the other turns that state the same thing (up to 3).
+func (idx *saidIndex) repeats(at int, sent string) int { return len(idx.restating(at, sent)) }
+
+// restating lists the other turns that state the same thing (up to 3).
 // A turn can only match when it shares at least two subject words, so
 // turns are counted per word first: common words are in most turns, and a
 // set of candidates per sentence made long sessions quadratic in map work.
-func (idx *saidIndex) repeats(at int, sent string) int {
+func (idx *saidIndex) restating(at int, sent string) []int {
 	subj := subject(sent)
 	if idx.counts == nil {
 		idx.counts = make([]int32, len(idx.sentences))
@@ -147,14 +159,24 @@ func (idx *saidIndex) repeats(at int, sent string) int {
 			idx.counts[i]++
 		}
 	}
-	n := 0
+	var maybe []int
 	for _, i := range touched {
-		if n < 3 && idx.counts[i] >= 2 && idx.restates(i, subj) && !resent(idx.texts[at], idx.texts[i]) {
-			n++
+		if idx.counts[i] >= 2 {
+			maybe = append(maybe, i)
 		}
 		idx.counts[i] = 0
 	}
-	return n
+	slices.Sort(maybe) // the first turns that say it, whatever the map order
+	var out []int
+	for _, i := range maybe {
+		if len(out) == 3 {
+			break
+		}
+		if idx.restates(i, subj) && !resent(idx.texts[at], idx.texts[i]) {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 func (idx *saidIndex) restates(turn int, subj map[string]bool) bool {

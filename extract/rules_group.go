@@ -81,7 +81,7 @@ func heated(s string) int {
 // groupBody is the clearest statement, and how often and how else it was
 // said.
 func groupBody(g []ruleCandidate) string {
-	body := g[0].sentence
+	body := unshout(g[0].sentence)
 	turns := groupTurns(g)
 	if len(turns) < 2 {
 		return body
@@ -99,12 +99,15 @@ func groupBody(g []ruleCandidate) string {
 	return body + "."
 }
 
-// groupTurns are the distinct turns a group was said in.
+// groupTurns are the distinct turns a group was said in, with the turns
+// that said it again in words not read as a rule of their own.
 func groupTurns(g []ruleCandidate) []string {
 	var out []string
 	for _, r := range g {
-		if !slices.Contains(out, r.turn.Ref) {
-			out = append(out, r.turn.Ref)
+		for _, ref := range append([]string{r.turn.Ref}, r.saidAgain...) {
+			if !slices.Contains(out, ref) {
+				out = append(out, ref)
+			}
 		}
 	}
 	return out

@@ -75,6 +75,16 @@ func TestRulesKept(t *testing.T) {
 			kind: schema.KindPreference, scope: schema.ScopeUser, title: "Give me the file paths when I ask where things are",
 		},
 		{
+			// Asked for twice, in two prompts: a standing preference.
+			name: "plain request repeated",
+			s: conversation(
+				"P: give me file paths, not descriptions",
+				"A: The parser sits next to the lexer.",
+				"P: file paths please. give me file paths",
+				"A: src/lexer/parse.rs"),
+			kind: schema.KindPreference, scope: schema.ScopeUser, title: "Give me file paths",
+		},
+		{
 			name: "pasted git output",
 			s: conversation(
 				"P: ok look at this\nChanges not staged for commit:\n  modified:   internal/mocks/store.go",
@@ -126,8 +136,22 @@ func TestRepeatedRuleIsOneMemory(t *testing.T) {
 		t.Fatalf("got %d candidates, want 1: %+v", len(got), got)
 	}
 	c := got[0]
-	if len(c.Turns) != 2 || !strings.Contains(c.Body, "Said in 2 prompts") || !strings.Contains(c.Body, "“after each feature, update the changelog and commit”") {
+	if len(c.Turns) != 2 || !strings.HasPrefix(c.Body, "always update the changelog after each feature\n\nSaid in 2 prompts") || !strings.Contains(c.Body, "“after each feature, update the changelog and commit”") {
 		t.Errorf("repeated rule: turns %v, body:\n%s", c.Turns, c.Body)
+	}
+}
+
+// A rule said again in words that are no rule of their own is still one
+// said in several prompts, and the memory says so.
+func TestRuleSaidAgainInOtherWords(t *testing.T) {
+	s := conversation(
+		"P: update the changelog and the notes after each feature",
+		"A: Added the exporter and its changelog entry.",
+		"P: update the notes and changelog with the changes since the last update",
+		"A: Done.")
+	got := written(s)
+	if len(got) != 1 || len(got[0].Turns) != 2 || !strings.HasSuffix(got[0].Body, "\n\nSaid in 2 prompts of this session.") {
+		t.Fatalf("got %+v", got)
 	}
 }
 
