@@ -25,6 +25,9 @@ var (
 	// check in, pace the work. Such rules follow the person everywhere.
 	reInteraction  = lazyre.New(`(?i)\b(questions?|ask(?:ing)? (?:me|first|before)|check(?:ing)? with me|confirm|approv\w*|discuss\w*|explain\w*|concise|brief|verbose|detail(?:ed)?|summar\w+|one (?:\w+ )?at a time|step by step|batch\w*|wait for me|without (?:asking|checking|telling)|let(?:ting)? me know|plain text|multiple[- ]choice|file paths?|paragraphs?|bullet|emoji|tone|apologi\w+|proceed\w*|eager|commits?|commit messages?)\b`)
 	reProjectToken = lazyre.New("(`[^`]+`|\\b[\\w./-]+\\.(?:go|py|ts|tsx|js|jsx|rs|ex|exs|rb|java|kt|nix|lua|sh|md|json|ya?ml|toml|sql|proto|css|scss|php|html|heex|conf)\\b|(?:^|\\s)/[\\w.-]+/|\\b[a-z]+_[a-z_]+\\b|\\b[a-z]+[A-Z]\\w+\\b)")
+	// reThisProject ties a rule to the project at hand: "commit messages in
+	// this repo" is the project's convention, not the person's everywhere.
+	reThisProject = lazyre.New(`(?i)\b(?:(?:this|our|the) (?:repo|repository|project|codebase|code base|monorepo|service|app)|in here)\b`)
 	// reRemaining scopes an instruction to the work at hand.
 	reRemaining = lazyre.New(`(?i)\b(remaining|the rest|these|this batch|all of them|both)\b`)
 	reDeictic   = lazyre.New(`(?i)\b(this|that|it|these|those|them|here|there|thing|things|stuff)\b`)
@@ -86,7 +89,7 @@ func extractRules(s *transcript.Session) []Candidate {
 		r := g[0]
 		kind, scope := schema.KindConstraint, schema.ScopeProject
 		switch {
-		case reInteraction.MatchString(r.sentence) && !reProjectToken.MatchString(r.sentence):
+		case reInteraction.MatchString(r.sentence) && !reProjectToken.MatchString(r.sentence) && !reThisProject.MatchString(r.sentence):
 			kind, scope = schema.KindPreference, schema.ScopeUser
 		case !reProjectToken.MatchString(r.sentence) && !reDurable.MatchString(r.sentence) && !reShouting.MatchString(r.sentence):
 			kind = schema.KindPreference

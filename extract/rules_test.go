@@ -85,6 +85,22 @@ func TestRulesKept(t *testing.T) {
 			kind: schema.KindPreference, scope: schema.ScopeUser, title: "Give me file paths",
 		},
 		{
+			// A convention of this repository stays with the project.
+			name: "project convention",
+			s: conversation(
+				"P: from now on write commit messages in this repo with a feat: or fix: prefix",
+				"A: Will do."),
+			kind: schema.KindConstraint, scope: schema.ScopeProject, title: "From now on write commit messages in this repo with a feat: or fix: prefix",
+		},
+		{
+			// How the person works everywhere goes with the person.
+			name: "way of working",
+			s: conversation(
+				"P: from now on ask me before you commit anything",
+				"A: Understood."),
+			kind: schema.KindPreference, scope: schema.ScopeUser, title: "From now on ask me before you commit anything",
+		},
+		{
 			name: "pasted git output",
 			s: conversation(
 				"P: ok look at this\nChanges not staged for commit:\n  modified:   internal/mocks/store.go",
