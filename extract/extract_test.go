@@ -90,6 +90,7 @@ func TestSignals(t *testing.T) {
 		{"We decided to keep the monorepo.", schema.KindDecision, schema.ScopeProject},
 		{"The trick is to warm the cache before the benchmark.", schema.KindPattern, schema.ScopeProject},
 		{"From now on, always ask me before changing more than one file.", schema.KindPreference, schema.ScopeUser},
+		{"From now on, keep commit messages in this repo under 50 characters.", schema.KindConstraint, schema.ScopeProject},
 		{"The root cause was a stale lock file.", schema.KindCase, schema.ScopeProject},
 		{"<ide_selection>x</ide_selection>\nremember that the API base URL comes from API_ROOT.", schema.KindPattern, schema.ScopeProject},
 	}

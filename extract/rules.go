@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/cairnmem/cairn/internal/lazyre"
@@ -13,7 +14,7 @@ var (
 	reDurable  = lazyre.New(`(?i)\b(always|never|from now on|going forward|in (?:the )?future|every time|whenever|each time|by default|as a rule|no matter what|under no circumstances)\b`)
 	reNotRule  = lazyre.New(`(?i)\b(never mind|nevermind|i(?:'ve| have)? never|never (?:seen|heard|used|tried|knew|thought)|have you ever|did you ever|not (?:always|never|every time)|almost (?:always|never)|(?:i am|i'm|it is|it's|this is|that is|is|are|was|were) (?:always|never))\b`)
 	rePrefer   = lazyre.New(`(?i)^(?:i|we) (?:(?:really |much |strongly )?prefer|'?d rather|would rather|(?:really )?(?:hate|dislike|don'?t like) (?:it )?when)\b`)
-	reStanding = lazyre.New(`(?i)\b(as you go|after each|before moving on|as each .{3,40} (?:is )?(?:done|complete|completed|finished)|once each|for each (?:change|step|task|feature))\b`)
+	reStanding = lazyre.New(`(?i)\b(as you go|after each|before moving on|as each .{3,40} (?:is )?(?:done|complete|completed|finished)|once each|for each (?:change|step|task|feature)|when(?:ever)? i (?:ask|say|request|want)\b)`)
 	reStop     = lazyre.New(`(?i)^(?:please )?stop \w+ing\b`)
 	reDont     = lazyre.New(`(?i)^(?:please )?(?:don'?t|do not|avoid|no more|you (?:must|should) not|must not|mustn'?t|make sure (?:to|you)|ensure (?:that|you)|remember to)\b`)
 	reShouting = lazyre.New(`\b(NEVER|ALWAYS|DO NOT|DON'T|MUST)\b`)
@@ -22,8 +23,11 @@ var (
 	reReversal = lazyre.New(`(?i)\b(actually|never mind|nevermind|scratch that|ignore (?:that|what i said)|forget (?:that|what i said)|changed my mind|on second thought|non-?interactively|you can now|it'?s fine to|go ahead and|go back to|revert\w*|undo|put it back|change it back|back to (?:the|how))\b`)
 	// Working with the person, not the project: how to ask, answer,
 	// check in, pace the work. Such rules follow the person everywhere.
-	reInteraction  = lazyre.New(`(?i)\b(questions?|ask(?:ing)? (?:me|first|before)|check(?:ing)? with me|confirm|approv\w*|discuss\w*|explain\w*|concise|brief|verbose|detail(?:ed)?|summar\w+|one (?:\w+ )?at a time|step by step|batch\w*|wait for me|without (?:asking|checking|telling)|let(?:ting)? me know|plain text|multiple[- ]choice|file paths|paragraphs?|bullet|emoji|tone|apologi\w+|proceed\w*|eager|commits?|commit messages?)\b`)
+	reInteraction  = lazyre.New(`(?i)\b(questions?|ask(?:ing)? (?:me|first|before)|check(?:ing)? with me|confirm|approv\w*|discuss\w*|explain\w*|concise|brief|verbose|detail(?:ed)?|summar\w+|one (?:\w+ )?at a time|step by step|batch\w*|wait for me|without (?:asking|checking|telling)|let(?:ting)? me know|plain text|multiple[- ]choice|file paths?|paragraphs?|bullet|emoji|tone|apologi\w+|proceed\w*|eager|commits?|commit messages?)\b`)
 	reProjectToken = lazyre.New("(`[^`]+`|\\b[\\w./-]+\\.(?:go|py|ts|tsx|js|jsx|rs|ex|exs|rb|java|kt|nix|lua|sh|md|json|ya?ml|toml|sql|proto|css|scss|php|html|heex|conf)\\b|(?:^|\\s)/[\\w.-]+/|\\b[a-z]+_[a-z_]+\\b|\\b[a-z]+[A-Z]\\w+\\b)")
+	// reThisProject ties a rule to the project at hand: "commit messages in
+	// this repo" is the project's convention, not the person's everywhere.
+	reThisProject = lazyre.New(`(?i)\b(?:(?:this|our|the) (?:repo|repository|project|codebase|code base|monorepo|service|app)|in here)\b`)
 	// reRemaining scopes an instruction to the work at hand.
 	reRemaining = lazyre.New(`(?i)\b(remaining|the rest|these|this batch|all of them|both)\b`)
 	reDeictic   = lazyre.New(`(?i)\b(this|that|it|these|those|them|here|there|thing|things|stuff)\b`)
@@ -35,6 +39,7 @@ type ruleCandidate struct {
 	sentence   string
 	confidence float64
 	why        string
+	saidAgain  []string // the other turns that say the same thing
 }
 
 // extractRules finds the rules and preferences a person stated: durable
@@ -43,7 +48,7 @@ type ruleCandidate struct {
 // session, not quoted from somewhere else. Repeating it makes it surer.
 func extractRules(s *transcript.Session) []Candidate {
 	said := s.Said()
-	asked := answers(s)
+	around := contexts(s)
 	idx := indexSaid(said)
 	takeBacks := reversals(said)
 	var found []ruleCandidate
@@ -54,12 +59,23 @@ func extractRules(s *transcript.Session) []Candidate {
 				continue
 			}
 			r.turn = t
-			if asked[t.Ref] {
+			if answersQuestion(r.sentence, around[t.Ref].question) {
 				// An answer to the agent's question is about that question.
 				r.confidence -= 0.15
 			}
-			if n := idx.repeats(i, r.sentence); n > 0 {
-				r.confidence += 0.15 * float64(min(n, 2))
+			if conceded(around[t.Ref].reply) {
+				r.confidence += 0.1
+				r.why += ", the agent took it as a correction"
+			}
+			again := idx.restating(i, r.sentence)
+			for _, j := range again {
+				r.saidAgain = append(r.saidAgain, said[j].Ref)
+			}
+			if n := len(again); n > 0 {
+				// Saying it again is the clearest sign of a standing
+				// preference the agent keeps missing: once is enough to
+				// keep a plain "give me file paths".
+				r.confidence += 0.2 + 0.15*float64(min(n, 2)-1)
 				r.why += ", repeated"
 			}
 			if reversedAfter(takeBacks, i, r.sentence) {
@@ -69,10 +85,11 @@ func extractRules(s *transcript.Session) []Candidate {
 		}
 	}
 	var out []Candidate
-	for _, r := range found {
+	for _, g := range groupRules(found) {
+		r := g[0]
 		kind, scope := schema.KindConstraint, schema.ScopeProject
 		switch {
-		case reInteraction.MatchString(r.sentence) && !reProjectToken.MatchString(r.sentence):
+		case reInteraction.MatchString(r.sentence) && !reProjectToken.MatchString(r.sentence) && !reThisProject.MatchString(r.sentence):
 			kind, scope = schema.KindPreference, schema.ScopeUser
 		case !reProjectToken.MatchString(r.sentence) && !reDurable.MatchString(r.sentence) && !reShouting.MatchString(r.sentence):
 			kind = schema.KindPreference
@@ -81,8 +98,8 @@ func extractRules(s *transcript.Session) []Candidate {
 		if kind == schema.KindPreference {
 			tags = []string{"preference"}
 		}
-		out = append(out, Candidate{Kind: kind, Scope: scope, Title: titleFrom(r.sentence), Body: r.sentence, Tags: tags,
-			Turns: []string{r.turn.Ref}, Rule: r.why, Confidence: r.confidence, Time: r.turn.Time})
+		out = append(out, Candidate{Kind: kind, Scope: scope, Title: titleFrom(unshout(r.sentence)), Body: groupBody(g), Tags: tags,
+			Turns: groupTurns(g), Rule: r.why, Confidence: min(r.confidence, 0.95), Time: g[len(g)-1].turn.Time})
 	}
 	return out
 }
@@ -92,6 +109,7 @@ func extractRules(s *transcript.Session) []Candidate {
 // sentences once keeps rule extraction linear in the session's length.
 type saidIndex struct {
 	sentences [][]saidSentence
+	texts     []string
 	byWord    map[string][]int // word → turns that use it
 	counts    []int32          // scratch for repeats: shared words per turn
 }
@@ -102,8 +120,9 @@ type saidSentence struct {
 }
 
 func indexSaid(said []transcript.Turn) *saidIndex {
-	idx := &saidIndex{sentences: make([][]saidSentence, len(said)), byWord: map[string][]int{}}
+	idx := &saidIndex{sentences: make([][]saidSentence, len(said)), texts: make([]string, len(said)), byWord: map[string][]int{}}
 	for i, t := range said {
+		idx.texts[i] = t.Text
 		seen := map[string]bool{}
 		for _, sent := range sentences(t.Text) {
 			subj := subject(statement(sent))
@@ -120,10 +139,13 @@ func indexSaid(said []transcript.Turn) *saidIndex {
 }
 
 // repeats counts the other turns that state the same thing (up to 3).
+func (idx *saidIndex) repeats(at int, sent string) int { return len(idx.restating(at, sent)) }
+
+// restating lists the other turns that state the same thing (up to 3).
 // A turn can only match when it shares at least two subject words, so
 // turns are counted per word first: common words are in most turns, and a
 // set of candidates per sentence made long sessions quadratic in map work.
-func (idx *saidIndex) repeats(at int, sent string) int {
+func (idx *saidIndex) restating(at int, sent string) []int {
 	subj := subject(sent)
 	if idx.counts == nil {
 		idx.counts = make([]int32, len(idx.sentences))
@@ -140,14 +162,24 @@ func (idx *saidIndex) repeats(at int, sent string) int {
 			idx.counts[i]++
 		}
 	}
-	n := 0
+	var maybe []int
 	for _, i := range touched {
-		if n < 3 && idx.counts[i] >= 2 && idx.restates(i, subj) {
-			n++
+		if idx.counts[i] >= 2 {
+			maybe = append(maybe, i)
 		}
 		idx.counts[i] = 0
 	}
-	return n
+	slices.Sort(maybe) // the first turns that say it, whatever the map order
+	var out []int
+	for _, i := range maybe {
+		if len(out) == 3 {
+			break
+		}
+		if idx.restates(i, subj) && !resent(idx.texts[at], idx.texts[i]) {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 func (idx *saidIndex) restates(turn int, subj map[string]bool) bool {
@@ -181,12 +213,14 @@ func readRule(sent string) (ruleCandidate, bool) {
 	case reDont.MatchString(s):
 		r.confidence += 0.1
 		whys = append(whys, "imperative")
-	case reInteraction.MatchString(s) && len(s) < 80:
+	case reInteraction.MatchString(s) && len(s) < 80 && reAddressed.MatchString(s):
+		// Pasted output ("Changes not staged for commit") and tasks
+		// ("Summarize the branch") name neither the person nor the agent.
 		whys = append(whys, "how to work together")
 	default:
 		return ruleCandidate{}, false
 	}
-	if reShouting.MatchString(sent) {
+	if reShouting.MatchString(sent) || shouted(sent) || reFrustrated.MatchString(sent) {
 		r.confidence += 0.15
 		whys = append(whys, "emphasis")
 	}

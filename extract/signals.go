@@ -92,7 +92,7 @@ func signal(s string) (Candidate, bool) {
 // a rule, a decision, or a note on how things are done.
 func classify(text, sent string) Candidate {
 	switch {
-	case reInteraction.MatchString(text) && !reProjectToken.MatchString(text):
+	case reInteraction.MatchString(text) && !reProjectToken.MatchString(text) && !reThisProject.MatchString(text):
 		return Candidate{Kind: schema.KindPreference, Scope: schema.ScopeUser, Title: titleFrom(text), Body: sent, Tags: []string{"preference"}}
 	case reDecision.MatchString(sent):
 		return Candidate{Kind: schema.KindDecision, Title: titleFrom(decisionTitle(text)), Body: sent, Tags: []string{"decision"}}
