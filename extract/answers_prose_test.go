@@ -32,10 +32,10 @@ func writtenChoices(s *transcript.Session) []Candidate {
 	return out
 }
 
-const twoWays = "For many documents there are two ways:\n\n" +
-	"1. **`Find` + `UpdateMany`** — two queries, a small race window between them\n" +
-	"2. **`FindOneAndUpdate` loop** — atomic per document, more round trips\n\n" +
-	"The first is fine for one job instance. Which do you prefer?"
+const twoWays = "For many rows there are two ways:\n\n" +
+	"1. **`SELECT` + `UPDATE`** — two statements, a small race window between them\n" +
+	"2. **`UpdateReturning` loop** — atomic per row, more round trips\n\n" +
+	"The first is fine for one worker. Which do you prefer?"
 
 // A person's pick among alternatives the agent offered in prose is a
 // decision: what was chosen, over what, in the person's words.
@@ -46,32 +46,32 @@ func TestProseChoices(t *testing.T) {
 		chosen string // "" when nothing may be written
 		not    string
 	}{
-		{"names an identifier in words", []string{twoWays, "find one and update please, we care about atomicity"},
-			"`FindOneAndUpdate` loop", "`Find` + `UpdateMany`"},
-		{"by number", []string{twoWays, "lets go with 2"}, "`FindOneAndUpdate` loop", "`Find` + `UpdateMany`"},
-		{"by place", []string{twoWays, "the first one"}, "`Find` + `UpdateMany`", "`FindOneAndUpdate`"},
-		{"lettered options", []string{"Two options:\n\n**Option A** — derive the lists from the variants on the client\n\n" +
-			"**Option B** — nest colours under each storage size\n\nA is simpler. Which feels right to you?", "option B"}, "nest colours under each storage size", "derive the lists"},
+		{"names an identifier in words", []string{twoWays, "update returning please, we care about atomicity"},
+			"`UpdateReturning` loop", "`SELECT` + `UPDATE`"},
+		{"by number", []string{twoWays, "lets go with 2"}, "`UpdateReturning` loop", "`SELECT` + `UPDATE`"},
+		{"by place", []string{twoWays, "the first one"}, "`SELECT` + `UPDATE`", "`UpdateReturning`"},
+		{"lettered options", []string{"Two options:\n\n**Option A** — compute the totals in the browser\n\n" +
+			"**Option B** — store the totals with each invoice\n\nA is simpler. Which feels right to you?", "option B"}, "store the totals with each invoice", "compute the totals"},
 		{"inline question, one-word alternative", []string{"I looked at parseIpFromRef. Should I split the ref on the colon, or use a regex?",
 			"regex, the refs vary too much"}, "use a regex", "split the ref on the colon"},
-		{"typo of a one-word alternative", []string{"Both files compile. Which test style do we keep — Ginkgo or stdlib?", "ginko obviously"},
-			"Ginkgo", "stdlib"},
-		{"offer of the other way", []string{"Hooks are raw G-code today.\n\nIf you prefer typed fields for the fan (instead of raw G-code hooks), " +
-			"we can add a fan section and have the generators emit the M106 lines.", "ok let's go with typed fields and the generators. Then update the docs."},
-			"typed fields for the fan", "raw G-code hooks"},
-		{"versus in an offer", []string{"All of that works with the auth library.\n\nIf you want, I can sketch the schema next (one-role vs multi-role).",
-			"One role is fine, admins count as editors too."}, "one-role", "multi-role"},
+		{"typo of a one-word alternative", []string{"Both suites pass. Which assertion library do we keep — testify or gocheck?", "testfy obviously"},
+			"testify", "gocheck"},
+		{"offer of the other way", []string{"Retries use raw numbers today.\n\nIf you prefer a typed retry policy (instead of raw backoff numbers), " +
+			"we can add a retry section and have the client build the backoff from it.", "ok let's go with the typed retry policy. Then update the docs."},
+			"a typed retry policy", "raw backoff numbers"},
+		{"versus in an offer", []string{"Both layouts work with the ORM.\n\nIf you want, I can sketch the tables next (per-tenant vs shared schema).",
+			"Per-tenant is fine, each customer gets its own."}, "per-tenant", "shared schema"},
 
-		{"yes to a single offer", []string{"Lazy loading would help most. Want me to add it?", "yes"}, "", ""},
+		{"yes to a single offer", []string{"A cache would help most. Want me to add it?", "yes"}, "", ""},
 		{"yes to alternatives", []string{twoWays, "yes"}, "", ""},
 		{"both", []string{twoWays, "both, one per job"}, "", ""},
-		{"a range from a menu", []string{"Some wins:\n\n1. Lazy loading\n2. A poster for the video\n3. Alt text\n4. An h1\n\nWant me to implement any of them?", "do 1-3"}, "", ""},
-		{"a menu, not alternatives", []string{"Ideas:\n\n- **Rounded corners** on windows\n- **Memory module** in the bar\n\nAny of these jump out at you?", "the memory module"}, "", ""},
+		{"a range from a menu", []string{"Cleanups:\n\n1. Drop dead flags\n2. Rename the config type\n3. Split main.go\n4. Add a doc.go\n\nWant me to implement any of them?", "do 1-3"}, "", ""},
+		{"a menu, not alternatives", []string{"Ideas:\n\n- **Dark theme** for the viewer\n- **Compact mode** in the list\n\nAny of these appeal?", "the compact mode"}, "", ""},
 		{"a question back", []string{twoWays, "is find one and update atomic?"}, "", ""},
 		{"turned down", []string{twoWays, "not the find one and update loop, it is overkill"}, "", ""},
-		{"deferred", []string{"Should the job live in the api binary, or in the consumer binary?", "we worry about the job later"}, "", ""},
-		{"asks about the person, not a choice", []string{"What are you trying to do?\n\n1. **Install Docker** on the machine?\n2. **Run the dev container**?\n\nLet me know which one.", "2"}, "", ""},
-		{"a tentative try", []string{"A few colourings:\n\n1. Just orange\n2. Orange border, cyan inside\n\nWant to try any of these?", "lets try 2"}, "", ""},
+		{"deferred", []string{"Should the sweeper run in the web process, or in the worker process?", "we worry about the sweeper later"}, "", ""},
+		{"asks about the person, not a choice", []string{"What are you after?\n\n1. **Set up the database** locally?\n2. **Run the migrations**?\n\nLet me know which one.", "2"}, "", ""},
+		{"a tentative try", []string{"A few spacings:\n\n1. Tight\n2. Roomy, with wider gutters\n\nWant to try any of these?", "lets try 2"}, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := writtenChoices(conversation(tc.said...))
@@ -116,17 +116,17 @@ func TestProseChoicesNumberedQuestions(t *testing.T) {
 // A choice the person goes back on is not kept: a later pick among the same
 // alternatives wins, and a pick the agent then refines was a step.
 func TestProseChoicesReversed(t *testing.T) {
-	got := writtenChoices(conversation(twoWays, "go with 1", "Done with Find + UpdateMany.", "ok", twoWays, "actually the second one"))
-	if len(got) != 1 || !strings.Contains(got[0].Body, "Chosen: `FindOneAndUpdate` loop") {
+	got := writtenChoices(conversation(twoWays, "go with 1", "Done with SELECT + UPDATE.", "ok", twoWays, "actually the second one"))
+	if len(got) != 1 || !strings.Contains(got[0].Body, "Chosen: `UpdateReturning` loop") {
 		t.Errorf("reversed choice: %+v", got)
 	}
-	refined := conversation("Which direction appeals to you?\n\n1. **Slant text** — bold\n2. **Rocket art** — space themed\n\nWhich direction feels right?",
-		"the rocket art", "Two rockets:\n\n**Option A** — a rocket with flames\n\n**Option B** — a rocket with a trail\n\nWhich one?", "neither, keep the logo")
+	refined := conversation("Logos:\n\n1. **Wordmark** — plain text\n2. **Lighthouse art** — nautical\n\nWhich direction feels right?",
+		"the lighthouse art", "Two lighthouses:\n\n**Option A** — a lighthouse with a beam\n\n**Option B** — a lighthouse at night\n\nWhich one?", "neither, keep the wordmark")
 	if got := writtenChoices(refined); len(got) != 0 {
 		t.Errorf("a pick the agent refined was kept: %+v", got)
 	}
-	turnedDown := conversation("Which direction appeals to you?\n\n1. **Slant text** — bold\n2. **Rocket art** — space themed\n\nWhich direction feels right?",
-		"the rocket art", "Here is a first draft of it. How does it look?", "maybe not the rocket, it looks silly")
+	turnedDown := conversation("Logos:\n\n1. **Wordmark** — plain text\n2. **Lighthouse art** — nautical\n\nWhich direction feels right?",
+		"the lighthouse art", "Here is a first draft of it. How does it look?", "maybe not the lighthouse, it looks busy")
 	if got := writtenChoices(turnedDown); len(got) != 0 {
 		t.Errorf("a pick the person turned down was kept: %+v", got)
 	}
@@ -135,10 +135,10 @@ func TestProseChoicesReversed(t *testing.T) {
 // The choice is told once: with what it was chosen over, not again as a
 // bare "let's go with".
 func TestProseChoiceNotAlsoStated(t *testing.T) {
-	s := conversation("If you prefer typed fields (instead of raw G-code hooks), we can add a fan section.", "let's go with typed fields for the fan")
+	s := conversation("If you prefer a typed retry policy (instead of raw backoff numbers), we can add a retry section.", "let's go with a typed retry policy for the client")
 	var n int
 	for _, c := range extractDecisions(s) {
-		if strings.Contains(strings.ToLower(c.Title+c.Body), "typed fields") {
+		if strings.Contains(strings.ToLower(c.Title+c.Body), "typed retry policy") {
 			n++
 		}
 	}

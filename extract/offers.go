@@ -65,7 +65,7 @@ var (
 	// pick from it is a task, not a decision.
 	reMenuAsk = lazyre.New(`(?i)\b(?:any of (?:these|them|those)|all of (?:these|them|those)|pick and choose|try|which of these (?:do you want|should i (?:do|fix|implement)))\b`)
 	// reInlineLead opens a question between alternatives named inline.
-	reInlineLead = lazyre.New(`(?i)(?:^|[:—–]\s*|\b)(?:should (?:i|we|it|this|that|the \w+|[\w.]+)|shall (?:i|we)|do you want (?:it|this|that|them|the \w+) to|would you (?:prefer|rather)|do you prefer|which (?:option|approach|one|way|do you prefer|would you prefer)|is (?:it|this|that)|do we)\b\s*[:—–-]*\s*`)
+	reInlineLead = lazyre.New(`(?i)(?:^|[:—–]\s*|\b)(?:should (?:i|we|it|this|that|the \w+|[\w.-]+(?: [\w.-]+)? be|[\w.-]+)|shall (?:i|we)|do you want (?:it|this|that|them|the \w+) to|would you (?:prefer|rather)|do you prefer|which (?:option|approach|one|way|do you prefer|would you prefer)|is (?:it|this|that)|do we)\b\s*[:—–-]*\s*`)
 	reParen      = lazyre.New(`\s*\([^()]*\)`)
 	reOrSplit    = lazyre.New(`(?i),?\s+or\s+`)
 	reNotAnAlt   = lazyre.New(`(?i)^(?:something else|anything else|both|neither|not|none|all|either|else|otherwise|vice versa)\b`)
@@ -97,8 +97,11 @@ func parseOffer(text string) (offer, bool) {
 		if asksEach(items) {
 			var o offer
 			for _, it := range items {
-				if alts := inlineAlternatives(it.text); len(alts) >= 2 {
-					o.questions = append(o.questions, question{label: it.label, text: clip(plain(it.text), 160), options: alts})
+				for _, q := range splitSentences(it.text) {
+					if alts := inlineAlternatives(q); len(alts) >= 2 && strings.HasSuffix(q, "?") {
+						o.questions = append(o.questions, question{label: it.label, text: clip(plain(it.text), 160), options: alts})
+						break
+					}
 				}
 			}
 			return o, len(o.questions) > 0

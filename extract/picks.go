@@ -11,7 +11,7 @@ var (
 	// "lets go with 1", "the second one".
 	rePickLabel = lazyre.New(`(?i)^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|hmm+|alright|right)[,.!]?\s+)?(?:(?:let'?s|lets|i(?:'d|'ll| will| would)?|we(?:'ll| will)?)\s+)?(?:(?:go(?:ing)?\s+(?:with|for)|do|use|take|pick|choose|prefer|want)\s+)?(?:the\s+)?(option\s+|number\s+|#)?([1-9]|[a-d]|first|second|third|fourth|last)\b(?:\s+(?:one|option|approach|way))?\s*[.!,:)-]?\s*(.*)$`)
 	// reMulti picks several, or a range: work to do, not one way over another.
-	reMulti = lazyre.New(`(?i)\b(?:both|all|each|every|\d\s*(?:-|to|and|&|,)\s*\d)\b`)
+	reMulti = lazyre.New(`(?i)\b(?:both|all|each of|every one|\d\s*(?:-|to|and|&|,)\s*\d)\b`)
 	// reNotAPick defers, refuses, or tries: no choice was made.
 	reNotAPick   = lazyre.New(`(?i)\b(?:not|no|don'?t|dont|never|without|neither|none|later|not now|skip|try|maybe|instead)\b`)
 	rePickReason = lazyre.New(`(?i)^(?:because|since|as|so|please|pls|then|for now|is fine|sounds good|is better|makes sense|looks good|seems|,|—|-|$)`)
