@@ -158,3 +158,12 @@ func TestProseChoicesBounded(t *testing.T) {
 		t.Errorf("wrote %d, want the last %d", len(got), maxProseChoices)
 	}
 }
+
+// "Which do you prefer?" says nothing alone: the question keeps what the
+// list was about.
+func TestProseChoiceQuestionKeepsItsSubject(t *testing.T) {
+	got := writtenChoices(conversation(twoWays, "2"))
+	if len(got) != 1 || !strings.Contains(got[0].Body, "Asked: For many rows there are two ways: Which do you prefer?") {
+		t.Errorf("choices: %+v", got)
+	}
+}

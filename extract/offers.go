@@ -113,7 +113,7 @@ func parseOffer(text string) (offer, bool) {
 		}
 		labeled := strings.IndexFunc(items[0].label, func(r rune) bool { return r >= 'A' && r <= 'D' }) == 0
 		if ask != "" && !reMenuAsk.MatchString(ask) && (reAltAsk.MatchString(ask) || intro || labeled) {
-			return offer{questions: []question{{text: clip(ask, 160), options: items}}}, true
+			return offer{questions: []question{{text: clip(withContext(ask, before), 260), options: items}}}, true
 		}
 	}
 	// No list: the alternatives are in the closing paragraph.
@@ -144,6 +144,32 @@ func parseOffer(text string) (offer, bool) {
 		}
 	}
 	return offer{}, false
+}
+
+// askWords say "pick one" without saying what about.
+var askWords = map[string]bool{"direction": true, "sounds": true, "best": true, "feels": true, "right": true, "prefer": true, "option": true,
+	"options": true, "one": true, "appeals": true, "look": true, "looks": true, "good": true, "fits": true, "think": true, "go": true, "like": true}
+
+// withContext puts a bare "Which do you prefer?" after what the list
+// answers: the last sentences before it.
+func withContext(ask string, before []string) string {
+	n := 0
+	for w := range subject(ask) {
+		if !askWords[w] {
+			n++
+		}
+	}
+	if n >= 2 {
+		return ask
+	}
+	sents := lineSentences(strings.Join(lastParagraph(before), "\n"))
+	if len(sents) > 2 {
+		sents = sents[len(sents)-2:]
+	}
+	if len(sents) == 0 {
+		return ask
+	}
+	return clip(strings.Join(sents, " "), 200) + " " + ask
 }
 
 // mayOffer is a quick look for what every offer has: a question, or
