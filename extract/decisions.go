@@ -21,8 +21,15 @@ var (
 // extractDecisions finds what the person decided: a choice they stated,
 // an answer they gave when the agent asked, a plan they approved.
 func extractDecisions(s *transcript.Session) []Candidate {
-	var out []Candidate
+	out := proseAnswers(s)
+	picked := map[string]bool{}
+	for _, c := range out {
+		picked[c.Turns[len(c.Turns)-1]] = true
+	}
 	for _, t := range s.Said() {
+		if picked[t.Ref] {
+			continue // the choice is already told with what it was chosen over
+		}
 		sents := sentences(t.Text)
 		for i, sent := range sents {
 			c, ok := statedDecision(sent)

@@ -1,0 +1,173 @@
+package extract
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/cairnmem/cairn/internal/lazyre"
+	"github.com/cairnmem/cairn/schema"
+	"github.com/cairnmem/cairn/transcript"
+)
+
+// maxProseChoices bounds the choices one session yields: a session that
+// picks on every turn is exploring, and its last picks are what stayed.
+const maxProseChoices = 3
+
+// reWhichWhat names what a question chooses: "Which test style do we keep".
+var reWhichWhat = lazyre.New(`(?i)\bwhich ([a-z]+(?: [a-z]+)?) (?:do|does|should|would|will|is|are)\b`)
+
+// proseChoice is a person's pick among alternatives the agent laid out
+// in prose, with the offer it answered.
+type proseChoice struct {
+	offer  offer
+	chosen []int // per question: the option picked, or -1
+	reply  transcript.Turn
+	agent  transcript.Turn
+	quote  bool // the person's words carry the choice (not a bare "2")
+}
+
+// proseChoices pairs each agent turn that offers alternatives with the
+// person's next typed prompt, and keeps the replies that clearly pick one.
+func proseChoices(s *transcript.Session) []proseChoice {
+	var out []proseChoice
+	var last *transcript.Turn
+	open := false // the last pick awaits the agent's next offer
+	for _, t := range s.Turns {
+		switch {
+		case t.IsAgent():
+			a := t
+			last = &a
+		case t.IsPerson():
+			agent := last
+			last = nil
+			if agent == nil || t.Form == transcript.Pasted {
+				continue
+			}
+			o, ok := parseOffer(agent.Text)
+			// The agent offering kinds of what was just chosen, or the
+			// person going back on it, makes that pick a step of an
+			// exploration, not where it ended.
+			if open && (ok && refines(o, out[len(out)-1]) || turnsDown(t.Text, out[len(out)-1])) {
+				out = out[:len(out)-1]
+			}
+			open = false
+			if !ok {
+				continue
+			}
+			chosen, quote, ok := pickFrom(o, t.Text)
+			if !ok {
+				continue
+			}
+			// A later pick among the same alternatives replaces an earlier one.
+			out = slices.DeleteFunc(out, func(c proseChoice) bool { return sameOffer(c.offer, o) })
+			out = append(out, proseChoice{offer: o, chosen: chosen, reply: t, agent: *agent, quote: quote})
+			open = true
+		}
+	}
+	if len(out) > maxProseChoices {
+		out = out[len(out)-maxProseChoices:]
+	}
+	return out
+}
+
+// refines reports a new offer that goes on with an earlier pick: its
+// alternatives are kinds of what was just chosen ("two rockets: …").
+func refines(o offer, prev proseChoice) bool {
+	for qi, q := range prev.offer.questions {
+		if prev.chosen[qi] < 0 {
+			continue
+		}
+		picked := distinctive(q.options)[prev.chosen[qi]]
+		for _, nq := range o.questions {
+			for w := range picked {
+				n := 0
+				for _, opt := range nq.options {
+					if optionWords(opt.text + " " + opt.bold)[w] {
+						n++
+					}
+				}
+				if n >= 2 {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+var reTurnDown = lazyre.New(`(?i)\b(?:not|no|don'?t|dont|never|instead of|rather than)\b`)
+
+// turnsDown reports the person's next words going back on their pick:
+// "maybe not a rocket".
+func turnsDown(reply string, prev proseChoice) bool {
+	head := replyHead(lineSentences(reply))
+	if !reTurnDown.MatchString(head) {
+		return false
+	}
+	for qi, q := range prev.offer.questions {
+		if i := prev.chosen[qi]; i >= 0 && matches(distinctive(q.options)[i], replyWords(head)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// sameOffer reports two offers of the same alternatives for the same thing.
+func sameOffer(a, b offer) bool {
+	return overlap(subject(normalize(a.about())), subject(normalize(b.about()))) >= 0.7
+}
+
+// proseAnswers turns a session's prose choices into decisions: the
+// question, what was chosen and over what.
+func proseAnswers(s *transcript.Session) []Candidate {
+	var out []Candidate
+	for _, c := range proseChoices(s) {
+		out = append(out, c.candidate())
+	}
+	return out
+}
+
+func (c proseChoice) candidate() Candidate {
+	var asked, chosen, others []string
+	title := ""
+	for qi, q := range c.offer.questions {
+		i := c.chosen[qi]
+		if i < 0 {
+			continue
+		}
+		asked = append(asked, q.text)
+		chosen = append(chosen, q.options[i].text)
+		var not []string
+		for j, o := range q.options {
+			if j != i {
+				not = append(not, o.text)
+			}
+		}
+		others = append(others, strings.Join(not, "; "))
+		if title == "" {
+			title = q.options[i].head()
+			if len(not) == 1 && len(title) < 45 {
+				title += " over " + q.options[1-i].head()
+			}
+			if m := reWhichWhat.FindStringSubmatch(q.text); m != nil && len(title) < 40 {
+				title = m[1] + ": " + title
+			}
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Asked: %s\nChosen: %s", strings.Join(asked, " / "), strings.Join(chosen, " / "))
+	if n := strings.Join(slices.DeleteFunc(others, func(o string) bool { return o == "" }), " / "); n != "" {
+		fmt.Fprintf(&b, "\nNot chosen: %s", n)
+	}
+	if c.quote {
+		said := replyHead(lineSentences(c.reply.Text))
+		if len(c.offer.questions) > 1 {
+			said = c.reply.Text // answers by number
+		}
+		fmt.Fprintf(&b, "\nThe person said: %q", clip(oneLine(said), 240))
+	}
+	return Candidate{Kind: schema.KindDecision, Scope: schema.ScopeProject, Title: titleFrom(title), Body: b.String(),
+		Tags: []string{"decision", "answer"}, Turns: []string{c.agent.Ref, c.reply.Ref},
+		Rule: "person chose among alternatives the agent offered", Confidence: 0.75, Time: c.reply.Time}
+}

@@ -1,0 +1,169 @@
+package extract
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/cairnmem/cairn/transcript"
+)
+
+// conversation alternates the agent's and the person's words, the agent
+// first.
+func conversation(said ...string) *transcript.Session {
+	s := &transcript.Session{}
+	for i, text := range said {
+		sp := transcript.Agent
+		if i%2 == 1 {
+			sp = transcript.Person
+		}
+		s.Turns = append(s.Turns, transcript.Turn{Ref: fmt.Sprintf("t%d", i), Speaker: sp, Text: text})
+	}
+	return s
+}
+
+func writtenChoices(s *transcript.Session) []Candidate {
+	var out []Candidate
+	for _, c := range extractDecisions(s) {
+		if c.Confidence >= minConfidence && c.Rule == "person chose among alternatives the agent offered" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+const twoWays = "For many rows there are two ways:\n\n" +
+	"1. **`SELECT` + `UPDATE`** — two statements, a small race window between them\n" +
+	"2. **`UpdateReturning` loop** — atomic per row, more round trips\n\n" +
+	"The first is fine for one worker. Which do you prefer?"
+
+// A person's pick among alternatives the agent offered in prose is a
+// decision: what was chosen, over what, in the person's words.
+func TestProseChoices(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		said   []string
+		chosen string // "" when nothing may be written
+		not    string
+	}{
+		{"names an identifier in words", []string{twoWays, "update returning please, we care about atomicity"},
+			"`UpdateReturning` loop", "`SELECT` + `UPDATE`"},
+		{"by number", []string{twoWays, "lets go with 2"}, "`UpdateReturning` loop", "`SELECT` + `UPDATE`"},
+		{"by place", []string{twoWays, "the first one"}, "`SELECT` + `UPDATE`", "`UpdateReturning`"},
+		{"lettered options", []string{"Two options:\n\n**Option A** — compute the totals in the browser\n\n" +
+			"**Option B** — store the totals with each invoice\n\nA is simpler. Which feels right to you?", "option B"}, "store the totals with each invoice", "compute the totals"},
+		{"inline question, one-word alternative", []string{"I looked at parseIpFromRef. Should I split the ref on the colon, or use a regex?",
+			"regex, the refs vary too much"}, "use a regex", "split the ref on the colon"},
+		{"typo of a one-word alternative", []string{"Both suites pass. Which assertion library do we keep — testify or gocheck?", "testfy obviously"},
+			"testify", "gocheck"},
+		{"offer of the other way", []string{"Retries use raw numbers today.\n\nIf you prefer a typed retry policy (instead of raw backoff numbers), " +
+			"we can add a retry section and have the client build the backoff from it.", "ok let's go with the typed retry policy. Then update the docs."},
+			"a typed retry policy", "raw backoff numbers"},
+		{"versus in an offer", []string{"Both layouts work with the ORM.\n\nIf you want, I can sketch the tables next (per-tenant vs shared schema).",
+			"Per-tenant is fine, each customer gets its own."}, "per-tenant", "shared schema"},
+
+		{"yes to a single offer", []string{"A cache would help most. Want me to add it?", "yes"}, "", ""},
+		{"yes to alternatives", []string{twoWays, "yes"}, "", ""},
+		{"both", []string{twoWays, "both, one per job"}, "", ""},
+		{"a range from a menu", []string{"Cleanups:\n\n1. Drop dead flags\n2. Rename the config type\n3. Split main.go\n4. Add a doc.go\n\nWant me to implement any of them?", "do 1-3"}, "", ""},
+		{"a menu, not alternatives", []string{"Ideas:\n\n- **Dark theme** for the viewer\n- **Compact mode** in the list\n\nAny of these appeal?", "the compact mode"}, "", ""},
+		{"a question back", []string{twoWays, "is find one and update atomic?"}, "", ""},
+		{"turned down", []string{twoWays, "not the find one and update loop, it is overkill"}, "", ""},
+		{"deferred", []string{"Should the sweeper run in the web process, or in the worker process?", "we worry about the sweeper later"}, "", ""},
+		{"asks about the person, not a choice", []string{"What are you after?\n\n1. **Set up the database** locally?\n2. **Run the migrations**?\n\nLet me know which one.", "2"}, "", ""},
+		{"a tentative try", []string{"A few spacings:\n\n1. Tight\n2. Roomy, with wider gutters\n\nWant to try any of these?", "lets try 2"}, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := writtenChoices(conversation(tc.said...))
+			if tc.chosen == "" {
+				if len(got) > 0 {
+					t.Fatalf("wrote %q / %q, want nothing", got[0].Title, got[0].Body)
+				}
+				return
+			}
+			if len(got) != 1 {
+				t.Fatalf("wrote %d choices, want 1: %+v", len(got), got)
+			}
+			chosen, not, _ := strings.Cut(strings.SplitN(got[0].Body, "\nChosen: ", 2)[1], "\nNot chosen: ")
+			if !strings.Contains(chosen, tc.chosen) || !strings.Contains(not, tc.not) || !strings.HasPrefix(got[0].Body, "Asked: ") {
+				t.Errorf("body = %q, want %q chosen over %q", got[0].Body, tc.chosen, tc.not)
+			}
+		})
+	}
+}
+
+// Answers to numbered questions make one memory; questions the reply does
+// not settle are left out of it.
+func TestProseChoicesNumberedQuestions(t *testing.T) {
+	s := conversation("Before I write it:\n\n1. Should parseIpFromRef split the ref, or use a regex?\n"+
+		"2. Should the status be a plain string, or a structured field?\n3. Do you want tests?\n\nYour call on each.",
+		"For 1. use the regex / for 2 structured field. 3 later")
+	got := writtenChoices(s)
+	if len(got) != 1 {
+		t.Fatalf("wrote %d, want one memory for the list: %+v", len(got), got)
+	}
+	b := got[0].Body
+	for _, want := range []string{"Chosen: use a regex / a structured field", "Not chosen: split the ref / a plain string", "parseIpFromRef"} {
+		if !strings.Contains(b, want) {
+			t.Errorf("body lacks %q:\n%s", want, b)
+		}
+	}
+	if strings.Contains(b, "tests") {
+		t.Errorf("an unsettled question is in the memory:\n%s", b)
+	}
+}
+
+// A choice the person goes back on is not kept: a later pick among the same
+// alternatives wins, and a pick the agent then refines was a step.
+func TestProseChoicesReversed(t *testing.T) {
+	got := writtenChoices(conversation(twoWays, "go with 1", "Done with SELECT + UPDATE.", "ok", twoWays, "actually the second one"))
+	if len(got) != 1 || !strings.Contains(got[0].Body, "Chosen: `UpdateReturning` loop") {
+		t.Errorf("reversed choice: %+v", got)
+	}
+	refined := conversation("Logos:\n\n1. **Wordmark** — plain text\n2. **Lighthouse art** — nautical\n\nWhich direction feels right?",
+		"the lighthouse art", "Two lighthouses:\n\n**Option A** — a lighthouse with a beam\n\n**Option B** — a lighthouse at night\n\nWhich one?", "neither, keep the wordmark")
+	if got := writtenChoices(refined); len(got) != 0 {
+		t.Errorf("a pick the agent refined was kept: %+v", got)
+	}
+	turnedDown := conversation("Logos:\n\n1. **Wordmark** — plain text\n2. **Lighthouse art** — nautical\n\nWhich direction feels right?",
+		"the lighthouse art", "Here is a first draft of it. How does it look?", "maybe not the lighthouse, it looks busy")
+	if got := writtenChoices(turnedDown); len(got) != 0 {
+		t.Errorf("a pick the person turned down was kept: %+v", got)
+	}
+}
+
+// The choice is told once: with what it was chosen over, not again as a
+// bare "let's go with".
+func TestProseChoiceNotAlsoStated(t *testing.T) {
+	s := conversation("If you prefer a typed retry policy (instead of raw backoff numbers), we can add a retry section.", "let's go with a typed retry policy for the client")
+	var n int
+	for _, c := range extractDecisions(s) {
+		if strings.Contains(strings.ToLower(c.Title+c.Body), "typed retry policy") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d candidates for one choice, want 1", n)
+	}
+}
+
+// Past a few, a session's picks are its exploring; the last ones stay.
+func TestProseChoicesBounded(t *testing.T) {
+	var said []string
+	for _, what := range []string{"cache", "queue", "session store", "job log", "index"} {
+		said = append(said, fmt.Sprintf("Should the %s live in memory, or on disk?", what), "on disk, it must survive restarts")
+	}
+	got := writtenChoices(conversation(said...))
+	if len(got) != maxProseChoices || !strings.Contains(got[len(got)-1].Body, "index") {
+		t.Errorf("wrote %d, want the last %d", len(got), maxProseChoices)
+	}
+}
+
+// "Which do you prefer?" says nothing alone: the question keeps what the
+// list was about.
+func TestProseChoiceQuestionKeepsItsSubject(t *testing.T) {
+	got := writtenChoices(conversation(twoWays, "2"))
+	if len(got) != 1 || !strings.Contains(got[0].Body, "Asked: For many rows there are two ways: Which do you prefer?") {
+		t.Errorf("choices: %+v", got)
+	}
+}
