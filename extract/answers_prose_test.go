@@ -10,7 +10,7 @@ import (
 
 // conversation alternates the agent's and the person's words, the agent
 // first.
-func conversation(said ...string) *transcript.Session {
+func alternating(said ...string) *transcript.Session {
 	s := &transcript.Session{}
 	for i, text := range said {
 		sp := transcript.Agent
@@ -74,7 +74,7 @@ func TestProseChoices(t *testing.T) {
 		{"a tentative try", []string{"A few spacings:\n\n1. Tight\n2. Roomy, with wider gutters\n\nWant to try any of these?", "lets try 2"}, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := writtenChoices(conversation(tc.said...))
+			got := writtenChoices(alternating(tc.said...))
 			if tc.chosen == "" {
 				if len(got) > 0 {
 					t.Fatalf("wrote %q / %q, want nothing", got[0].Title, got[0].Body)
@@ -95,7 +95,7 @@ func TestProseChoices(t *testing.T) {
 // Answers to numbered questions make one memory; questions the reply does
 // not settle are left out of it.
 func TestProseChoicesNumberedQuestions(t *testing.T) {
-	s := conversation("Before I write it:\n\n1. Should parseIpFromRef split the ref, or use a regex?\n"+
+	s := alternating("Before I write it:\n\n1. Should parseIpFromRef split the ref, or use a regex?\n"+
 		"2. Should the status be a plain string, or a structured field?\n3. Do you want tests?\n\nYour call on each.",
 		"For 1. use the regex / for 2 structured field. 3 later")
 	got := writtenChoices(s)
@@ -116,16 +116,16 @@ func TestProseChoicesNumberedQuestions(t *testing.T) {
 // A choice the person goes back on is not kept: a later pick among the same
 // alternatives wins, and a pick the agent then refines was a step.
 func TestProseChoicesReversed(t *testing.T) {
-	got := writtenChoices(conversation(twoWays, "go with 1", "Done with SELECT + UPDATE.", "ok", twoWays, "actually the second one"))
+	got := writtenChoices(alternating(twoWays, "go with 1", "Done with SELECT + UPDATE.", "ok", twoWays, "actually the second one"))
 	if len(got) != 1 || !strings.Contains(got[0].Body, "Chosen: `UpdateReturning` loop") {
 		t.Errorf("reversed choice: %+v", got)
 	}
-	refined := conversation("Logos:\n\n1. **Wordmark** — plain text\n2. **Lighthouse art** — nautical\n\nWhich direction feels right?",
+	refined := alternating("Logos:\n\n1. **Wordmark** — plain text\n2. **Lighthouse art** — nautical\n\nWhich direction feels right?",
 		"the lighthouse art", "Two lighthouses:\n\n**Option A** — a lighthouse with a beam\n\n**Option B** — a lighthouse at night\n\nWhich one?", "neither, keep the wordmark")
 	if got := writtenChoices(refined); len(got) != 0 {
 		t.Errorf("a pick the agent refined was kept: %+v", got)
 	}
-	turnedDown := conversation("Logos:\n\n1. **Wordmark** — plain text\n2. **Lighthouse art** — nautical\n\nWhich direction feels right?",
+	turnedDown := alternating("Logos:\n\n1. **Wordmark** — plain text\n2. **Lighthouse art** — nautical\n\nWhich direction feels right?",
 		"the lighthouse art", "Here is a first draft of it. How does it look?", "maybe not the lighthouse, it looks busy")
 	if got := writtenChoices(turnedDown); len(got) != 0 {
 		t.Errorf("a pick the person turned down was kept: %+v", got)
@@ -135,7 +135,7 @@ func TestProseChoicesReversed(t *testing.T) {
 // The choice is told once: with what it was chosen over, not again as a
 // bare "let's go with".
 func TestProseChoiceNotAlsoStated(t *testing.T) {
-	s := conversation("If you prefer a typed retry policy (instead of raw backoff numbers), we can add a retry section.", "let's go with a typed retry policy for the client")
+	s := alternating("If you prefer a typed retry policy (instead of raw backoff numbers), we can add a retry section.", "let's go with a typed retry policy for the client")
 	var n int
 	for _, c := range extractDecisions(s) {
 		if strings.Contains(strings.ToLower(c.Title+c.Body), "typed retry policy") {
@@ -153,7 +153,7 @@ func TestProseChoicesBounded(t *testing.T) {
 	for _, what := range []string{"cache", "queue", "session store", "job log", "index"} {
 		said = append(said, fmt.Sprintf("Should the %s live in memory, or on disk?", what), "on disk, it must survive restarts")
 	}
-	got := writtenChoices(conversation(said...))
+	got := writtenChoices(alternating(said...))
 	if len(got) != maxProseChoices || !strings.Contains(got[len(got)-1].Body, "index") {
 		t.Errorf("wrote %d, want the last %d", len(got), maxProseChoices)
 	}
@@ -162,7 +162,7 @@ func TestProseChoicesBounded(t *testing.T) {
 // "Which do you prefer?" says nothing alone: the question keeps what the
 // list was about.
 func TestProseChoiceQuestionKeepsItsSubject(t *testing.T) {
-	got := writtenChoices(conversation(twoWays, "2"))
+	got := writtenChoices(alternating(twoWays, "2"))
 	if len(got) != 1 || !strings.Contains(got[0].Body, "Asked: For many rows there are two ways: Which do you prefer?") {
 		t.Errorf("choices: %+v", got)
 	}

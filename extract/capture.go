@@ -32,13 +32,13 @@ type Extractor struct {
 
 // Extractors are the deterministic extractors, in the order they run.
 var Extractors = []Extractor{
-	{"decisions", "2", extractDecisions},
-	{"rules", "2", extractRules},
+	{"decisions", "3", extractDecisions},
+	{"rules", "3", extractRules},
 	{"threads", "2", extractThreads},
 	{"gotchas", "2", extractGotchas},
 	{"commands", "1", extractCommands},
-	{"compactions", "1", extractCompactions},
-	{"session", "2", extractSession},
+	{"compactions", "2", extractCompactions},
+	{"session", "3", extractSession},
 }
 
 // Options configures a capture.

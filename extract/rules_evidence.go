@@ -81,16 +81,16 @@ func contexts(s *transcript.Session) map[string]turnContext {
 			}
 			lastAgent = t.Text
 		case t.IsPerson():
-			out[t.Ref] = turnContext{question: closingQuestion(lastAgent)}
+			out[t.Ref] = turnContext{question: endingQuestion(lastAgent)}
 			lastAgent, pending = "", t.Ref
 		}
 	}
 	return out
 }
 
-// closingQuestion is the question sentences of a turn's last paragraph,
+// endingQuestion is the question sentences of a turn's last paragraph,
 // when the turn ends on a question.
-func closingQuestion(text string) string {
+func endingQuestion(text string) string {
 	t := strings.TrimSpace(text)
 	if !strings.HasSuffix(t, "?") {
 		return ""
