@@ -88,16 +88,31 @@ func dedupBatch(cands []Candidate) []Candidate {
 			}
 		}
 		k := kept{c, bigrams(c.Text()), subject(c.Title)}
-		dup := -1
+		dup, twin := -1, false
 		for i, o := range out {
-			if o.c.Kind == c.Kind && o.c.Scope == c.Scope && (sameURI(o.c.URI, c.URI) ||
-				overlap(o.pairs, k.pairs) >= nearDuplicate || (o.c.URI == nil && overlap(o.subject, k.subject) >= 0.9)) {
+			if o.c.Kind != c.Kind || o.c.Scope != c.Scope {
+				continue
+			}
+			if sameURI(o.c.URI, c.URI) || overlap(o.pairs, k.pairs) >= nearDuplicate || (o.c.URI == nil && overlap(o.subject, k.subject) >= 0.9) {
 				dup = i
 				break
 			}
+			if o.c.URI == nil && c.URI == nil && supersedable(c.Kind) && overlap(o.subject, k.subject) >= sameSubject {
+				dup, twin = i, true
+				break
+			}
 		}
-		if dup >= 0 {
+		switch {
+		case dup < 0:
+		case !twin:
 			out[dup] = k // the later statement wins
+			continue
+		default:
+			// One choice seen by two extractors (the person's pick, the
+			// compaction summary's record of it): one memory, the fuller.
+			if len(c.Body) > len(out[dup].c.Body) {
+				out[dup] = k
+			}
 			continue
 		}
 		exact[key] = len(out)
@@ -108,6 +123,11 @@ func dedupBatch(cands []Candidate) []Candidate {
 		res[i] = k.c
 	}
 	return res
+}
+
+func supersedable(k schema.Kind) bool {
+	info, ok := k.Info()
+	return ok && info.Policy == schema.PolicySupersedable
 }
 
 func sameURI(a, b *schema.URI) bool { return a != nil && b != nil && *a == *b }

@@ -215,3 +215,19 @@ func TestApplyDropsWhatTheGuardRefuses(t *testing.T) {
 		t.Fatal("the refused memory was written")
 	}
 }
+
+// One choice that two extractors saw in one session (the person's pick,
+// the compaction summary's note of it) is written once, the fuller way;
+// two choices on different subjects both stay.
+func TestDedupBatchOneChoiceTwice(t *testing.T) {
+	pick := Candidate{Kind: schema.KindDecision, Scope: schema.ScopeProject, Title: "`UpsertReturning` loop over `Select` + `UpdateAll`",
+		Body: "Asked: one statement or a loop?\nChosen: `UpsertReturning` loop: atomic per row\nNot chosen: `Select` + `UpdateAll`: a race window"}
+	note := Candidate{Kind: schema.KindDecision, Scope: schema.ScopeProject, Title: "`UpsertReturning` loop chosen over `UpdateAll+Select` for atomicity",
+		Body: "`UpsertReturning` loop chosen over `UpdateAll+Select` for atomicity"}
+	other := Candidate{Kind: schema.KindDecision, Scope: schema.ScopeProject, Title: "`Timestamp` chosen over `string` for `expires_at`",
+		Body: "`Timestamp` chosen over `string` for `expires_at`"}
+	got := dedupBatch([]Candidate{pick, other, note})
+	if len(got) != 2 || got[0].Body != pick.Body || got[1].Title != other.Title {
+		t.Errorf("dedupBatch kept %d: %+v", len(got), got)
+	}
+}

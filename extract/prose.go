@@ -48,11 +48,22 @@ var (
 // emphasis markers a cut left behind.
 func plain(s string) string {
 	s = reLink.ReplaceAllString(s, "$1")
+	if !strings.Contains(s, "`") {
+		return strings.TrimSpace(unemphasize(s))
+	}
+	// Code keeps its underscores and stars: `func(_ ctx, _ ...any)`.
+	parts := strings.Split(s, "`")
+	for i := 0; i < len(parts); i += 2 {
+		parts[i] = unemphasize(parts[i])
+	}
+	return strings.TrimSpace(strings.Join(parts, "`"))
+}
+
+func unemphasize(s string) string {
 	s = reEmphasis.ReplaceAllString(s, "$1")
 	s = reUnderBold.ReplaceAllString(s, "$1$2$3")
 	s = reItalic.ReplaceAllString(s, "$1$2$3")
-	s = strings.ReplaceAll(s, "**", "")
-	return strings.TrimSpace(s)
+	return strings.ReplaceAll(s, "**", "")
 }
 
 // splitSentences cuts a line at sentence ends; "e.g.", "v1.2" and file
