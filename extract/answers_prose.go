@@ -14,6 +14,9 @@ import (
 // picks on every turn is exploring, and its last picks are what stayed.
 const maxProseChoices = 3
 
+// reQuestionNo is a question's number, not its subject: "Question 3".
+var reQuestionNo = lazyre.New(`(?i)^\s*(?:question|q)\s*\d+\s*$`)
+
 // reWhichWhat names what a question chooses: "Which test style do we keep".
 var reWhichWhat = lazyre.New(`(?i)\bwhich ([a-z]+(?: [a-z]+)?) (?:do|does|should|would|will|is|are)\b`)
 
@@ -56,7 +59,7 @@ func proseChoices(s *transcript.Session) []proseChoice {
 				continue
 			}
 			chosen, quote, ok := pickFrom(o, t.Text)
-			if !ok {
+			if !ok || !concrete(o) {
 				continue
 			}
 			// A later pick among the same alternatives replaces an earlier one.
@@ -152,6 +155,8 @@ func (c proseChoice) candidate() Candidate {
 			}
 			if m := reWhichWhat.FindStringSubmatch(q.text); m != nil && len(title) < 40 {
 				title = m[1] + ": " + title
+			} else if h, _, ok := strings.Cut(q.text, ":"); ok && len(h) < 30 && !strings.Contains(h, "?") && !reQuestionNo.MatchString(h) {
+				title = strings.TrimSpace(h) + ": " + title // "Stderr handling: …"
 			}
 		}
 	}
@@ -170,4 +175,28 @@ func (c proseChoice) candidate() Candidate {
 	return Candidate{Kind: schema.KindDecision, Scope: schema.ScopeProject, Title: titleFrom(title), Body: b.String(),
 		Tags: []string{"decision", "answer"}, Turns: []string{c.agent.Ref, c.reply.Ref},
 		Rule: "person chose among alternatives the agent offered", Confidence: 0.75, Time: c.reply.Time}
+}
+
+// genericWords say that something is being chosen, not what: "You're
+// absolutely right! There are cleaner ways. Which approach do you prefer?"
+var genericWords = map[string]bool{"approach": true, "approaches": true, "option": true, "options": true, "way": true, "ways": true,
+	"prefer": true, "direction": true, "best": true, "better": true, "cleaner": true, "simpler": true, "handle": true, "sounds": true,
+	"choose": true, "pick": true, "absolutely": true, "right": true, "question": true, "think": true, "go": true, "want": true}
+
+// concrete reports an offer whose questions say what is being chosen:
+// two words or more beyond the asking. A choice without its subject
+// reads two ways later.
+func concrete(o offer) bool {
+	for _, q := range o.questions {
+		n := 0
+		for w := range subject(q.text) {
+			if !genericWords[w] {
+				n++
+			}
+		}
+		if n < 2 {
+			return false
+		}
+	}
+	return true
 }

@@ -92,24 +92,28 @@ func TestProseChoices(t *testing.T) {
 	}
 }
 
-// Answers to numbered questions make one memory; questions the reply does
-// not settle are left out of it.
-func TestProseChoicesNumberedQuestions(t *testing.T) {
-	s := alternating("Before I write it:\n\n1. Should parseIpFromRef split the ref, or use a regex?\n"+
-		"2. Should the status be a plain string, or a structured field?\n3. Do you want tests?\n\nYour call on each.",
+// Answers to numbered questions asked before a piece of work settle its
+// details, which the code then holds: readers deleted them as one-off.
+func TestProseChoicesNumberedQuestionsAreOneOff(t *testing.T) {
+	s := alternating("Before I write it:\n\n1. Should parseHost split the URL, or use a regex?\n"+
+		"2. Should the retry count be in the message, or a structured field?\n3. Do you want tests?\n\nYour call on each.",
 		"For 1. use the regex / for 2 structured field. 3 later")
-	got := writtenChoices(s)
-	if len(got) != 1 {
-		t.Fatalf("wrote %d, want one memory for the list: %+v", len(got), got)
+	if got := writtenChoices(s); len(got) != 0 {
+		t.Errorf("wrote %d for numbered clarifying questions: %+v", len(got), got)
 	}
-	b := got[0].Body
-	for _, want := range []string{"Chosen: use a regex / a structured field", "Not chosen: split the ref / a plain string", "parseIpFromRef"} {
-		if !strings.Contains(b, want) {
-			t.Errorf("body lacks %q:\n%s", want, b)
-		}
+}
+
+// A choice whose question does not say what is chosen reads two ways
+// later; one whose question has a header is titled by it.
+func TestProseChoicesSubject(t *testing.T) {
+	vague := alternating("You're absolutely right! There are cleaner ways.\n\n1. **Use `@args` pattern**\n2. **Pass all args directly**\n\nWhich approach do you prefer?", "1")
+	if got := writtenChoices(vague); len(got) != 0 {
+		t.Errorf("a choice without its subject was written: %+v", got)
 	}
-	if strings.Contains(b, "tests") {
-		t.Errorf("an unsettled question is in the memory:\n%s", b)
+	headed := alternating("Question 2:\n\nLog rotation: Should old logs be compressed, or deleted after a week?", "compressed")
+	got := writtenChoices(headed)
+	if len(got) != 1 || !strings.HasPrefix(got[0].Title, "Log rotation: ") {
+		t.Errorf("headed choice: %+v", got)
 	}
 }
 

@@ -52,7 +52,9 @@ func summaryCase(raw string) (Candidate, bool) {
 	if head != "" {
 		lesson = cause + " " + fix
 	}
-	if problem == "" || fix == "" || reSlip.MatchString(problem) || !reLesson.MatchString(lesson) ||
+	// "**Manual edit to x.pb.go**: User was angry" is the person's
+	// reaction, which their rule records, not a cause.
+	if problem == "" || fix == "" || reSlip.MatchString(problem) || head != "" && reSlip.MatchString(cause) || !reLesson.MatchString(lesson) ||
 		reUndone.MatchString(raw) || len(raw) > 500 {
 		return Candidate{}, false
 	}

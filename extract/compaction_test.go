@@ -66,3 +66,12 @@ func TestSummaryDecision(t *testing.T) {
 		}
 	}
 }
+
+// The person's anger at a hand edit is their rule's to record (the rules
+// extractor keeps "never …"); as a case it is a problem with no cause.
+func TestSummaryCaseNotTheReaction(t *testing.T) {
+	b := "**Manual edit to `api.pb.go`**: User was angry — \"never hand-edit generated code\". Reverted with `git checkout`. Regeneration required instead."
+	if c, ok := summaryCase(b); ok {
+		t.Errorf("summaryCase kept the person's reaction as a case: %+v", c)
+	}
+}

@@ -95,16 +95,11 @@ func parseOffer(text string) (offer, bool) {
 	items, before, after := lastList(lines)
 	if len(items) >= 2 {
 		if asksEach(items) {
-			var o offer
-			for _, it := range items {
-				for _, q := range splitSentences(it.text) {
-					if alts := inlineAlternatives(q); len(alts) >= 2 && strings.HasSuffix(q, "?") {
-						o.questions = append(o.questions, question{label: it.label, text: clip(plain(it.text), 160), options: alts})
-						break
-					}
-				}
-			}
-			return o, len(o.questions) > 0
+			// Numbered questions before work starts ("1. split or regex?
+			// 2. format the count or a log field?") settle details of that
+			// one piece of work, which its code then holds: readers
+			// deleted them as one-off.
+			return offer{}, false
 		}
 		ask := closingQuestion(after)
 		intro := false
