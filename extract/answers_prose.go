@@ -155,7 +155,7 @@ func (c proseChoice) candidate() Candidate {
 			}
 			if m := reWhichWhat.FindStringSubmatch(q.text); m != nil && len(title) < 40 {
 				title = m[1] + ": " + title
-			} else if h, _, ok := strings.Cut(q.text, ":"); ok && len(h) < 30 && !strings.Contains(h, "?") && !reQuestionNo.MatchString(h) {
+			} else if h, _, ok := strings.Cut(q.text, ":"); ok && len(h) < 30 && !strings.Contains(h, "?") && !reQuestionNo.MatchString(h) && names(h) {
 				title = strings.TrimSpace(h) + ": " + title // "Stderr handling: …"
 			}
 		}
@@ -181,7 +181,19 @@ func (c proseChoice) candidate() Candidate {
 // absolutely right! There are cleaner ways. Which approach do you prefer?"
 var genericWords = map[string]bool{"approach": true, "approaches": true, "option": true, "options": true, "way": true, "ways": true,
 	"prefer": true, "direction": true, "best": true, "better": true, "cleaner": true, "simpler": true, "handle": true, "sounds": true,
-	"choose": true, "pick": true, "absolutely": true, "right": true, "question": true, "think": true, "go": true, "want": true}
+	"choose": true, "pick": true, "absolutely": true, "right": true, "question": true, "think": true, "go": true, "want": true,
+	"quick": true, "first": true, "one": true, "last": true, "small": true, "thing": true}
+
+// names reports words that say what something is about, beyond asking:
+// "Stderr handling", not "Quick question first".
+func names(text string) bool {
+	for w := range subject(text) {
+		if !genericWords[w] {
+			return true
+		}
+	}
+	return false
+}
 
 // concrete reports an offer whose questions say what is being chosen:
 // two words or more beyond the asking. A choice without its subject

@@ -95,11 +95,16 @@ func TestProseChoices(t *testing.T) {
 // Answers to numbered questions asked before a piece of work settle its
 // details, which the code then holds: readers deleted them as one-off.
 func TestProseChoicesNumberedQuestionsAreOneOff(t *testing.T) {
-	s := alternating("Before I write it:\n\n1. Should parseHost split the URL, or use a regex?\n"+
+	s := alternating("A few clarifying questions before I start:\n\n1. Should parseHost split the URL, or use a regex?\n"+
 		"2. Should the retry count be in the message, or a structured field?\n3. Do you want tests?\n\nYour call on each.",
 		"For 1. use the regex / for 2 structured field. 3 later")
 	if got := writtenChoices(s); len(got) != 0 {
 		t.Errorf("wrote %d for numbered clarifying questions: %+v", len(got), got)
+	}
+	decisions := alternating("Two decisions to make before we touch anything:\n\n1. Which mock library do we keep — gomock (ours) or mockery (theirs)?\n"+
+		"2. Do we want the extra cases from the other branch?", "yeah lets stay on gomock")
+	if got := writtenChoices(decisions); len(got) != 1 || !strings.Contains(got[0].Body, "Chosen: gomock") {
+		t.Errorf("numbered decisions: %+v", got)
 	}
 }
 
@@ -114,6 +119,10 @@ func TestProseChoicesSubject(t *testing.T) {
 	got := writtenChoices(headed)
 	if len(got) != 1 || !strings.HasPrefix(got[0].Title, "Log rotation: ") {
 		t.Errorf("headed choice: %+v", got)
+	}
+	filler := alternating("Quick question first: should old logs be compressed, or deleted after a week?", "compressed")
+	if got := writtenChoices(filler); len(got) != 1 || strings.HasPrefix(got[0].Title, "Quick") {
+		t.Errorf("a filler lead became the title: %+v", got)
 	}
 }
 

@@ -95,11 +95,23 @@ func parseOffer(text string) (offer, bool) {
 	items, before, after := lastList(lines)
 	if len(items) >= 2 {
 		if asksEach(items) {
-			// Numbered questions before work starts ("1. split or regex?
+			// Clarifying questions before work starts ("1. split or regex?
 			// 2. format the count or a log field?") settle details of that
 			// one piece of work, which its code then holds: readers
-			// deleted them as one-off.
-			return offer{}, false
+			// deleted them as one-off. "Two decisions to make" are not.
+			if reClarify.MatchString(strings.Join(lastParagraph(before), " ")) {
+				return offer{}, false
+			}
+			var o offer
+			for _, it := range items {
+				for _, q := range splitSentences(it.text) {
+					if alts := inlineAlternatives(q); len(alts) >= 2 && strings.HasSuffix(q, "?") {
+						o.questions = append(o.questions, question{label: it.label, text: clip(plain(it.text), 160), options: alts})
+						break
+					}
+				}
+			}
+			return o, len(o.questions) > 0
 		}
 		ask := closingQuestion(after)
 		intro := false
@@ -281,6 +293,9 @@ func boldHead(s string) (bold, text string) {
 	}
 	return bold, plain(s)
 }
+
+// reClarify introduces questions about the request at hand.
+var reClarify = lazyre.New(`(?i)\bclarif(?:y|ying|ication)\b|\bbefore i (?:start|begin|write|implement)\b|\bunclear\b`)
 
 // asksEach reports a numbered list of questions rather than of options.
 func asksEach(items []option) bool {
