@@ -112,6 +112,9 @@ type saidIndex struct {
 	texts     []string
 	byWord    map[string][]int // word → turns that use it
 	counts    []int32          // scratch for repeats: shared words per turn
+	pairs     []map[string]bool
+	touched   []int // scratch for restating, reused
+	maybe     []int
 }
 
 type saidSentence struct {
@@ -138,6 +141,9 @@ func indexSaid(said []transcript.Turn) *saidIndex {
 	return idx
 }
 
+// maxRestateChecks bounds the turns one sentence is compared with.
+const maxRestateChecks = 32
+
 // repeats counts the other turns that state the same thing (up to 3).
 func (idx *saidIndex) repeats(at int, sent string) int { return len(idx.restating(at, sent)) }
 
@@ -150,7 +156,7 @@ func (idx *saidIndex) restating(at int, sent string) []int {
 	if idx.counts == nil {
 		idx.counts = make([]int32, len(idx.sentences))
 	}
-	var touched []int
+	touched := idx.touched[:0]
 	for w := range subj {
 		for _, i := range idx.byWord[w] {
 			if i == at {
@@ -162,24 +168,39 @@ func (idx *saidIndex) restating(at int, sent string) []int {
 			idx.counts[i]++
 		}
 	}
-	var maybe []int
+	maybe := idx.maybe[:0]
 	for _, i := range touched {
 		if idx.counts[i] >= 2 {
 			maybe = append(maybe, i)
 		}
 		idx.counts[i] = 0
 	}
+	idx.touched, idx.maybe = touched, maybe
 	slices.Sort(maybe) // the first turns that say it, whatever the map order
 	var out []int
-	for _, i := range maybe {
-		if len(out) == 3 {
+	for n, i := range maybe {
+		// A prompt pasted over and over (a generated or looping session)
+		// would be compared with every copy: a few dozen tell enough.
+		if len(out) == 3 || n == maxRestateChecks {
 			break
 		}
-		if idx.restates(i, subj) && !resent(idx.texts[at], idx.texts[i]) {
+		if idx.restates(i, subj) && !resent(idx.bigramsOf(at), idx.bigramsOf(i)) {
 			out = append(out, i)
 		}
 	}
 	return out
+}
+
+// bigramsOf is a turn's word pairs, worked out once: a long session
+// compares the same turns again and again.
+func (idx *saidIndex) bigramsOf(turn int) map[string]bool {
+	if idx.pairs == nil {
+		idx.pairs = make([]map[string]bool, len(idx.texts))
+	}
+	if idx.pairs[turn] == nil {
+		idx.pairs[turn] = bigrams(statement(idx.texts[turn]))
+	}
+	return idx.pairs[turn]
 }
 
 func (idx *saidIndex) restates(turn int, subj map[string]bool) bool {

@@ -116,7 +116,6 @@ func answersQuestion(rule, question string) bool {
 
 // resent reports two turns that are one prompt sent twice (the second
 // often finishes the first): that is not saying it again.
-func resent(a, b string) bool {
-	pa, pb := bigrams(statement(a)), bigrams(statement(b))
+func resent(pa, pb map[string]bool) bool {
 	return len(pa) > 2 && len(pb) > 2 && containment(pa, pb) >= 0.8
 }
