@@ -22,6 +22,9 @@ var (
 	reBoldLead = lazyre.New(`^\*\*([^*]{3,120})\*\*:?\s*(.*)$`)
 	// Where the cause ends and the fix begins.
 	reFixMark = lazyre.New(`(?:\s+[—–]\s+|\s+--\s+|:\s*fixed\b|\s+-\s+fixed\b|;\s*fixed\b|\.\s+(?:(?:Fixed|Corrected|Resolved|Solved|Moved|Changed|Switched)\b|Fix:)|\s+→\s+)`)
+	// A choice over waiting (for a PR, a release) is a stopgap that goes
+	// stale when the wait ends, not a design choice.
+	reOverWaiting = lazyre.New(`(?i)\b(?:rather than|instead of)\s+(?:waiting|wait)\b`)
 	// An explicit alternative: what was chosen over what.
 	reOver = lazyre.New("(?i)\\b(chosen over|chose .{2,60} over|rather than|instead of|in favou?r of|preferred over)\\b|\\bover `")
 )
@@ -75,7 +78,7 @@ func summaryDecision(raw string) (Candidate, bool) {
 		return Candidate{}, false
 	}
 	conf := 0.6
-	if reOver.MatchString(b) {
+	if reOver.MatchString(b) && !reOverWaiting.MatchString(b) {
 		conf = 0.75
 	}
 	return Candidate{Kind: schema.KindDecision, Scope: schema.ScopeProject, Title: titleFrom(b), Body: b,

@@ -56,6 +56,7 @@ func TestSummaryDecision(t *testing.T) {
 		{"Made `sizes` generic (`[{key, values}]`) rather than fixed width/height fields", 0.75},
 		{"`Duration` message chosen over `int64` seconds in the event", 0.75},
 		{"Stub generation scoped to one service to avoid touching stale stubs elsewhere", 0.6},
+		{"`clockFunc` added here rather than waiting for the unmerged clock PR", 0.6},
 		{"Probably chose the cache over a second query because it seems faster", 0},
 		{"Picked `Upsert` instead of `Insert`; later reverted when the approach changed", 0},
 		{"Read the config first, then ran the tests", 0},

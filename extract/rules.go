@@ -40,6 +40,7 @@ type ruleCandidate struct {
 	confidence float64
 	why        string
 	saidAgain  []string // the other turns that say the same thing
+	againAs    []string // and how they say it
 }
 
 // extractRules finds the rules and preferences a person stated: durable
@@ -70,6 +71,9 @@ func extractRules(s *transcript.Session) []Candidate {
 			again := idx.restating(i, r.sentence)
 			for _, j := range again {
 				r.saidAgain = append(r.saidAgain, said[j].Ref)
+				if w := idx.restatement(j, subject(r.sentence)); w != "" {
+					r.againAs = append(r.againAs, w)
+				}
 			}
 			if n := len(again); n > 0 {
 				// Saying it again is the clearest sign of a standing
@@ -204,12 +208,18 @@ func (idx *saidIndex) bigramsOf(turn int) map[string]bool {
 }
 
 func (idx *saidIndex) restates(turn int, subj map[string]bool) bool {
+	return idx.restatement(turn, subj) != ""
+}
+
+// restatement is the sentence of a turn that says subj again, "" when
+// none does.
+func (idx *saidIndex) restatement(turn int, subj map[string]bool) string {
 	for _, other := range idx.sentences[turn] {
 		if containment(subj, other.subject) >= 0.6 && shared(subj, other.subject) >= 2 {
-			return true
+			return other.text
 		}
 	}
-	return false
+	return ""
 }
 
 // readRule judges one sentence.

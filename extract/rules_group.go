@@ -87,9 +87,18 @@ func groupBody(g []ruleCandidate) string {
 		return body
 	}
 	var also []string
-	for _, r := range g[1:] {
-		if w := unshout(r.sentence); !strings.EqualFold(w, unshout(g[0].sentence)) && !slices.Contains(also, w) {
-			also = append(also, "“"+w+"”")
+	first := unshout(g[0].sentence)
+	for i, r := range g {
+		words := r.againAs
+		if i > 0 {
+			words = append([]string{r.sentence}, words...)
+		}
+		for _, w := range words {
+			// The other prompts' own words: "said in 2 prompts" alone
+			// reads like one prompt counted twice.
+			if w = "“" + clip(oneLine(unshout(w)), 160) + "”"; !strings.EqualFold(w, "“"+first+"”") && !slices.Contains(also, w) {
+				also = append(also, w)
+			}
 		}
 	}
 	body += fmt.Sprintf("\n\nSaid in %d prompts of this session", len(turns))

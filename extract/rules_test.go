@@ -158,7 +158,8 @@ func TestRepeatedRuleIsOneMemory(t *testing.T) {
 }
 
 // A rule said again in words that are no rule of their own is still one
-// said in several prompts, and the memory says so.
+// said in several prompts, and the memory says so in the other prompt's
+// words ("said in 2 prompts" alone reads like one prompt counted twice).
 func TestRuleSaidAgainInOtherWords(t *testing.T) {
 	s := conversation(
 		"P: update the changelog and the notes after each feature",
@@ -166,7 +167,7 @@ func TestRuleSaidAgainInOtherWords(t *testing.T) {
 		"P: update the notes and changelog with the changes since the last update",
 		"A: Done.")
 	got := written(s)
-	if len(got) != 1 || len(got[0].Turns) != 2 || !strings.HasSuffix(got[0].Body, "\n\nSaid in 2 prompts of this session.") {
+	if len(got) != 1 || len(got[0].Turns) != 2 || !strings.HasSuffix(got[0].Body, "\n\nSaid in 2 prompts of this session, also as “update the notes and changelog with the changes since the last update”.") {
 		t.Fatalf("got %+v", got)
 	}
 }
