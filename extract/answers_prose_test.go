@@ -8,18 +8,14 @@ import (
 	"github.com/cairnmem/cairn/transcript"
 )
 
-// conversation alternates the agent's and the person's words, the agent
-// first.
+// alternating is a conversation of the agent's and the person's words
+// in turn, the agent first.
 func alternating(said ...string) *transcript.Session {
-	s := &transcript.Session{}
+	lines := make([]string, len(said))
 	for i, text := range said {
-		sp := transcript.Agent
-		if i%2 == 1 {
-			sp = transcript.Person
-		}
-		s.Turns = append(s.Turns, transcript.Turn{Ref: fmt.Sprintf("t%d", i), Speaker: sp, Text: text})
+		lines[i] = []string{"A: ", "P: "}[i%2] + text
 	}
-	return s
+	return conversation(lines...)
 }
 
 func writtenChoices(s *transcript.Session) []Candidate {

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/cairnmem/cairn/internal/lazyre"
@@ -91,7 +92,7 @@ func parseOffer(text string) (offer, bool) {
 	if !mayOffer(text) {
 		return offer{}, false
 	}
-	lines := proseLines(text)
+	lines := slices.Collect(proseLines(text))
 	items, before, after := lastList(lines)
 	if len(items) >= 2 {
 		if asksEach(items) {
@@ -188,23 +189,6 @@ func mayOffer(text string) bool {
 	l := strings.ToLower(text)
 	return strings.Contains(l, "let me know which") || strings.Contains(l, " vs") || strings.Contains(l, " versus ") ||
 		strings.Contains(l, "instead of") || strings.Contains(l, "rather than")
-}
-
-// proseLines are a text's lines outside code blocks.
-func proseLines(text string) []string {
-	var out []string
-	inCode := false
-	for _, l := range strings.Split(text, "\n") {
-		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			inCode = !inCode
-			continue
-		}
-		if !inCode {
-			out = append(out, l)
-		}
-	}
-	return out
 }
 
 // lastList finds the last list of alternatives in lines: numbered from 1,
@@ -323,7 +307,7 @@ func closingQuestion(after []string) string {
 // "2", "option B", "Which one?" are whole answers and questions.
 func lineSentences(text string) []string {
 	var out []string
-	for _, l := range proseLines(text) {
+	for l := range proseLines(text) {
 		l = strings.TrimSpace(l)
 		if l == "" || strings.HasPrefix(l, "|") || strings.HasPrefix(l, ">") {
 			continue

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"iter"
 	"strings"
 	"unicode"
 
@@ -13,14 +14,9 @@ import (
 // taken off, list markers dropped.
 func sentences(text string) []string {
 	var out []string
-	inCode := false
-	for _, line := range strings.Split(text, "\n") {
+	for line := range proseLines(text) {
 		t := strings.TrimSpace(line)
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			inCode = !inCode
-			continue
-		}
-		if inCode || t == "" || strings.HasPrefix(t, ">") || strings.HasPrefix(t, "|") || strings.HasPrefix(line, "    ") || strings.HasPrefix(line, "\t") {
+		if t == "" || strings.HasPrefix(t, ">") || strings.HasPrefix(t, "|") || strings.HasPrefix(line, "    ") || strings.HasPrefix(line, "\t") {
 			continue
 		}
 		t = plain(strings.TrimLeft(t, "#-*•+0123456789.) "))
@@ -34,6 +30,23 @@ func sentences(text string) []string {
 		}
 	}
 	return out
+}
+
+// proseLines are a text's lines outside fenced code blocks.
+func proseLines(text string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		inCode := false
+		for l := range strings.SplitSeq(text, "\n") {
+			t := strings.TrimSpace(l)
+			if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+				inCode = !inCode
+				continue
+			}
+			if !inCode && !yield(l) {
+				return
+			}
+		}
+	}
 }
 
 var (
