@@ -215,7 +215,7 @@ func (idx *saidIndex) restates(turn int, subj map[string]bool) bool {
 // none does.
 func (idx *saidIndex) restatement(turn int, subj map[string]bool) string {
 	for _, other := range idx.sentences[turn] {
-		if containment(subj, other.subject) >= 0.6 && shared(subj, other.subject) >= 2 {
+		if restated(subj, other.subject) {
 			return other.text
 		}
 	}
