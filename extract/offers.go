@@ -2,6 +2,7 @@ package extract
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/cairnmem/cairn/internal/lazyre"
@@ -230,23 +231,11 @@ func next(prev, cur string) bool {
 	if prev == "*" {
 		return cur == "*"
 	}
-	return len(prev) == 1 && len(cur) == 1 && strings.ToUpper(cur)[0] == strings.ToUpper(prev)[0]+1 ||
-		len(prev) > 0 && prev[0] >= '0' && prev[0] <= '9' && cur == itoa(atoi(prev)+1)
-}
-
-func atoi(s string) int {
-	n := 0
-	for _, r := range s {
-		n = n*10 + int(r-'0')
+	if len(prev) == 1 && len(cur) == 1 && strings.ToUpper(cur)[0] == strings.ToUpper(prev)[0]+1 {
+		return true // B after A
 	}
-	return n
-}
-
-func itoa(n int) string {
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + string(rune('0'+n%10))
+	n, err := strconv.Atoi(prev)
+	return err == nil && cur == strconv.Itoa(n+1)
 }
 
 // offerItem reads one line of a list of alternatives.
