@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -79,6 +81,10 @@ func Apply(ctx context.Context, vaults map[schema.Scope]*vault.Vault, plan []Act
 			written, refused = written[:0], refused[:0] // Update may run the batch only once, but stay safe
 			for _, a := range actions {
 				u, err := applyOne(tx, v, a, meta, now, red)
+				if errors.Is(err, errUnchanged) {
+					// Nothing new for a memory that exists: not a write.
+					continue
+				}
 				if errors.Is(err, ErrSecret) {
 					// The guard refused this memory: drop it, keep the rest.
 					refused = append(refused, fmt.Sprintf("dropped %s %q: %v", a.Candidate.Kind, a.Candidate.Title, err))
@@ -213,6 +219,9 @@ func applyOne(tx *vault.Tx, v *vault.Vault, a Action, meta Meta, now time.Time, 
 			m.Body = strings.TrimSpace(m.Body + "\n\n" + c.Body)
 		}
 		m.Tags = unionTags(m.Tags, c.Tags)
+		if m.Body == old.Body && slices.Equal(m.Tags, old.Tags) {
+			return m.URI, errUnchanged
+		}
 		m.Updated = schema.Timestamp(c.when(now))
 		return m.URI, put(m)
 	case OpSupersede:
@@ -252,7 +261,33 @@ func putRedacted(tx *vault.Tx, m *schema.Memory, red *Redactor) error {
 		m.Summary, _ = red.Redact(m.Summary)
 		m.Body, _ = red.Redact(m.Body)
 	}
+	if same(tx, m) {
+		return errUnchanged
+	}
 	return tx.Put(m)
+}
+
+// errUnchanged says a put would leave the memory's file as it is.
+var errUnchanged = errors.New("memory unchanged")
+
+// same reports whether m is byte for byte the memory already at its URI,
+// so a rewrite that learned nothing is neither staged nor reported.
+func same(tx *vault.Tx, m *schema.Memory) bool {
+	if !tx.Exists(m.URI) {
+		return false
+	}
+	old, err := tx.Read(m.URI)
+	if err != nil {
+		return false
+	}
+	was, err := old.Marshal()
+	if err != nil {
+		return false
+	}
+	next := m.Clone()
+	next.CleanStrings(schema.CleanText)
+	now, err := next.Marshal()
+	return err == nil && bytes.Equal(was, now)
 }
 
 // rewritten is the session's own memory, or a project-wide mergeable

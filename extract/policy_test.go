@@ -231,3 +231,33 @@ func TestDedupBatchOneChoiceTwice(t *testing.T) {
 		t.Errorf("dedupBatch kept %d: %+v", len(got), got)
 	}
 }
+
+// A later session that ran only commands the project file already holds
+// changes nothing: no write is reported and no commit is made.
+func TestApplyUnchangedIsNotAWrite(t *testing.T) {
+	f := newPolicyFixture(t)
+	u := schema.URI{Scope: schema.ScopeProject, Path: "patterns/build-and-test-commands"}
+	cmds := func(body string) Candidate {
+		uri := u
+		return Candidate{Kind: schema.KindPattern, Scope: schema.ScopeProject, Extractor: "commands", URI: &uri,
+			Title: "How to build and test this project", Body: body}
+	}
+	apply := func(session, body string) *Result {
+		t.Helper()
+		res, err := CaptureCandidates(context.Background(), []Candidate{cmds(body)}, Options{Vaults: f.vaults, Redactor: f.red,
+			Meta: Meta{Session: session}, Now: f.now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	apply("s-1", "Commands that passed:\n\n- test: `go test ./...`\n- build: `go build ./...`")
+	res := apply("s-2", "Commands that passed:\n\n- build: `go build ./...`")
+	if len(res.Applied.Written) != 0 || len(res.Applied.Commits) != 0 {
+		t.Fatalf("nothing new, yet written %v, commits %v", res.Applied.Written, res.Applied.Commits)
+	}
+	res = apply("s-3", "Commands that passed:\n\n- lint: `go vet ./...`")
+	if len(res.Applied.Written) != 1 || !strings.Contains(f.read(u).Body, "go vet") {
+		t.Fatalf("a new command: written %v, body:\n%s", res.Applied.Written, f.read(u).Body)
+	}
+}
