@@ -33,7 +33,7 @@ type Extractor struct {
 // Extractors are the deterministic extractors, in the order they run.
 var Extractors = []Extractor{
 	{"decisions", "3", extractDecisions},
-	{"rules", "3", extractRules},
+	{"rules", "4", extractRules},
 	{"threads", "2", extractThreads},
 	{"gotchas", "2", extractGotchas},
 	{"commands", "1", extractCommands},

@@ -89,7 +89,17 @@ func extractRules(s *transcript.Session) []Candidate {
 		}
 	}
 	var out []Candidate
+	var sp *speller
 	for _, g := range groupRules(found) {
+		if sp == nil {
+			sp = newSpeller(s)
+		}
+		for i := range g {
+			g[i].sentence = sp.mend(g[i].sentence)
+			for k, w := range g[i].againAs {
+				g[i].againAs[k] = sp.mend(w)
+			}
+		}
 		r := g[0]
 		kind, scope := schema.KindConstraint, schema.ScopeProject
 		switch {
