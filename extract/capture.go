@@ -37,7 +37,7 @@ var Extractors = []Extractor{
 	{"threads", "2", extractThreads},
 	{"gotchas", "2", extractGotchas},
 	{"commands", "1", extractCommands},
-	{"compactions", "2", extractCompactions},
+	{"compactions", "3", extractCompactions},
 	{"session", "3", extractSession},
 }
 

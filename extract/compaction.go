@@ -81,6 +81,7 @@ func extractCompactions(s *transcript.Session) []Candidate {
 		for _, b := range secs["problem solving"] {
 			if c, ok := summaryDecision(b); ok {
 				c.Turns, c.Time = []string{t.Ref}, t.Time
+				c.Body = withPurpose(c.Body, secs["primary request and intent"])
 				out = append(out, c)
 			}
 		}

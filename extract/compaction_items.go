@@ -84,3 +84,22 @@ func summaryDecision(raw string) (Candidate, bool) {
 	return Candidate{Kind: schema.KindDecision, Scope: schema.ScopeProject, Title: titleFrom(b), Body: b,
 		Tags: []string{"decision"}, Rule: "choice recorded in the compaction summary", Confidence: conf}, true
 }
+
+// withPurpose adds to a choice the work it was made for: a bare
+// "`Timestamp` chosen over `string` for `expires_at`" does not say which
+// message it is about. The summary's first request says, when it shares
+// a word with the choice; a request about something else is left out
+// rather than mislead.
+func withPurpose(choice string, request []string) string {
+	if len(request) == 0 {
+		return choice
+	}
+	req := firstSentences(plain(request[0]), 320)
+	want := subject(choice)
+	for w := range subject(req) {
+		if want[w] && len(w) >= 4 { // "per", "add" say nothing of the subject
+			return choice + "\n\nPart of: " + req
+		}
+	}
+	return choice
+}

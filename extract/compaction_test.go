@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/cairnmem/cairn/schema"
@@ -74,5 +75,29 @@ func TestSummaryCaseNotTheReaction(t *testing.T) {
 	b := "**Manual edit to `api.pb.go`**: User was angry — \"never hand-edit generated code\". Reverted with `git checkout`. Regeneration required instead."
 	if c, ok := summaryCase(b); ok {
 		t.Errorf("summaryCase kept the person's reaction as a case: %+v", c)
+	}
+}
+
+// A choice from a compaction summary says which work it was made for when
+// the summary's request shares a word with it, and only then.
+func TestChoiceWithPurpose(t *testing.T) {
+	req := []string{"Implement INV-42: invoice reminders. Add a `REMINDED` state, store `reminded_at` on each invoice, and publish an `InvoiceOverdue` event per overdue invoice. Tests still to migrate."}
+	for _, tc := range []struct {
+		choice string
+		want   string // in the body, or "" for no purpose line
+	}{
+		{"`int64` chosen over `string` for `reminded_at` in proto", "Part of: Implement INV-42: invoice reminders. Add a `REMINDED` state"},
+		{"Chose the worker pool over goroutines per request", ""},
+	} {
+		got := withPurpose(tc.choice, req)
+		switch {
+		case tc.want == "" && got != tc.choice:
+			t.Errorf("%q: unrelated request added:\n%s", tc.choice, got)
+		case tc.want != "" && !strings.Contains(got, tc.want):
+			t.Errorf("%q: body %q, want it to hold %q", tc.choice, got, tc.want)
+		}
+	}
+	if got := withPurpose("`int64` chosen over `string`", nil); got != "`int64` chosen over `string`" {
+		t.Errorf("no request: %q", got)
 	}
 }
