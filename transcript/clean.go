@@ -158,9 +158,36 @@ func splitTemplate(text string) (string, bool) {
 		return strings.TrimSpace(m[1]), true
 	}
 	if len(text) >= 1500 && len(reHeading.FindAllStringIndex(text, 4)) >= 3 && len(reImperative.FindAllStringIndex(text, 3)) >= 2 {
-		return "", true
+		return afterBlockEnd(text), true
 	}
 	return text, false
+}
+
+// reBlockEnd is the closing marker of a generated rules block
+// ("<!-- usage-rules-end -->"): people paste such a block and then write
+// their request under it.
+var reBlockEnd = lazyre.New(`(?m)^\s*<!--\s*[\w:./-]*[-_:]end\s*-->\s*$`)
+
+// afterBlockEnd is what follows the last closing marker of a pasted block,
+// when that is a short piece of prose: the person's own words. Without a
+// marker nothing is taken, since a template's last lines are its own.
+func afterBlockEnd(text string) string {
+	locs := reBlockEnd.FindAllStringIndex(text, -1)
+	if len(locs) == 0 {
+		return ""
+	}
+	rest := strings.TrimSpace(text[locs[len(locs)-1][1]:])
+	if rest == "" || len(rest) > 2000 || reHeading.MatchString(rest) || reImperative.MatchString(rest) || reBlockStart.MatchString(rest) || !IsProse(firstLine(rest)) {
+		return ""
+	}
+	return rest
+}
+
+var reBlockStart = lazyre.New(`<!--`)
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }
 
 // formOf tells conversation from pasted material: a long text, or one

@@ -295,3 +295,21 @@ func TestHiddenFailure(t *testing.T) {
 		}
 	}
 }
+
+// A pasted rules block (headings, MUSTs) is instructions; the request the
+// person wrote under its closing marker is theirs. Without a marker the
+// block's last lines stay the template's.
+func TestRequestUnderPastedRules(t *testing.T) {
+	rules := "## Project guidelines\n\nYou **MUST** run the formatter.\n\n<!-- usage-rules-start -->\n## Go guidelines\n\n- You MUST wrap errors.\n" +
+		strings.Repeat("- Never shadow a package name with a local variable in a handler.\n", 30) + "\n## Test guidelines\n\n- Use table tests.\n"
+	for _, tt := range []struct{ in, want string }{
+		{rules + "<!-- usage-rules-end -->\n\nMake the invoice export stream rows instead of loading them all. Only touch export.go.",
+			"Make the invoice export stream rows instead of loading them all. Only touch export.go."},
+		{rules + "\nMake the invoice export stream rows instead of loading them all.", ""},
+		{rules + "<!-- usage-rules-end -->\n\n## Extra\n\nYou MUST also lint.", ""},
+	} {
+		if got, _ := CleanPrompt(tt.in); got != tt.want {
+			t.Errorf("CleanPrompt(…%q) = %q, want %q", tt.in[len(tt.in)-60:], got, tt.want)
+		}
+	}
+}
