@@ -38,7 +38,7 @@ var Extractors = []Extractor{
 	{"gotchas", "2", extractGotchas},
 	{"commands", "1", extractCommands},
 	{"compactions", "3", extractCompactions},
-	{"session", "3", extractSession},
+	{"session", "4", extractSession},
 }
 
 // Options configures a capture.
