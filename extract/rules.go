@@ -89,11 +89,16 @@ func extractRules(s *transcript.Session) []Candidate {
 		}
 	}
 	var out []Candidate
-	var sp *speller
-	for _, g := range groupRules(found) {
-		if sp == nil {
-			sp = newSpeller(s)
+	groups := groupRules(found)
+	sp := newSpeller(s)
+	var quoted []string
+	for _, g := range groups {
+		for _, r := range g {
+			quoted = append(append(quoted, r.sentence), r.againAs...)
 		}
+	}
+	sp.prepare(quoted...) // one pass over the agent's prose for all of them
+	for _, g := range groups {
 		for i := range g {
 			g[i].sentence = sp.mend(g[i].sentence)
 			for k, w := range g[i].againAs {

@@ -40,12 +40,17 @@ func extractSession(s *transcript.Session) []Candidate {
 	if len(asked) == 0 && len(files) == 0 {
 		return nil
 	}
-	topic := s.Title
+	sp := newSpeller(s) // the person's slips, mended where their request is quoted
+	topic, ownWords := s.Title, false
 	if topic == "" && len(asked) > 0 {
+		ownWords = true
 		main := statement(meant(s, mainRequest(s, asked)))
 		if topic = firstSentences(main, 90); topic == "" {
 			topic = clip(oneLine(main), 90)
 		}
+	}
+	if ownWords {
+		topic = sp.mend(topic)
 	}
 	if topic == "" {
 		topic = "Changed " + strings.Join(files[:min(3, len(files))], ", ")
@@ -65,6 +70,10 @@ func extractSession(s *transcript.Session) []Candidate {
 			if !slices.Contains(parts, a) && len(parts) < 3 {
 				parts = append(parts, a)
 			}
+		}
+		sp.prepare(append(parts, topic)...) // one pass over the agent's prose
+		for i := range parts {
+			parts[i] = sp.mend(parts[i])
 		}
 		fmt.Fprintf(&b, "Asked: %s", strings.Join(parts, " / "))
 		if len(asked) > 3 {
