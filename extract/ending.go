@@ -43,9 +43,14 @@ func ending(s *transcript.Session) string {
 		switch {
 		case t.Prior || t.Sidechain:
 		case t.Speaker == transcript.Injected && t.Source == "interrupt":
+			if c := stoppedCall(s, i); c != nil {
+				// What was stopped is what the next session must check:
+				// a half-run re-encode, a migration cut short.
+				return "the person stopped the agent's last action (" + clip(oneLine(callPurpose(c)), 120) + ") before the last request was done"
+			}
 			return "interrupted by the person before the last request was done"
 		case t.Call != nil && t.Call.Status == transcript.NotRun && t.Call.Why == "rejected":
-			return "the person rejected the agent's last action (" + clip(oneLine(callName(t.Call)), 80) + ")"
+			return "the person rejected the agent's last action (" + clip(oneLine(callPurpose(t.Call)), 120) + ")"
 		case t.IsPerson() && substantive(t.Text):
 			return "before the agent answered the last request: " + request(t.Text)
 		case t.Call != nil && !t.Call.ByPerson:
@@ -88,6 +93,35 @@ func closing(text string) string {
 		}
 	}
 	return ""
+}
+
+// stoppedCall is the agent's call an interrupt at turn i cut short: the
+// last one since the person last spoke, when it did not finish.
+func stoppedCall(s *transcript.Session, i int) *transcript.Call {
+	for j := i - 1; j >= 0; j-- {
+		t := s.Turns[j]
+		switch {
+		case t.Prior || t.Sidechain || t.IsAgent():
+		case t.Call != nil && !t.Call.ByPerson:
+			if t.Call.Status == transcript.NotRun || t.Call.Status == transcript.Unknown {
+				return t.Call
+			}
+			return nil
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// callPurpose says what a call was for: the agent's own description of
+// it when the harness kept one ("Re-encode review videos at VP9 CRF 37"),
+// else its name.
+func callPurpose(c *transcript.Call) string {
+	if d, ok := c.Input["description"].(string); ok && len(strings.TrimSpace(d)) >= 8 {
+		return strings.TrimSpace(d)
+	}
+	return callName(c)
 }
 
 func callName(c *transcript.Call) string {

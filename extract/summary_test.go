@@ -218,3 +218,32 @@ func TestEndingNamesPastedFailure(t *testing.T) {
 		}
 	}
 }
+
+// A session the person interrupted names the action they stopped, in the
+// agent's own description of it when the harness kept one.
+func TestEndingNamesStoppedAction(t *testing.T) {
+	encode := &transcript.Call{Tool: "Bash", Command: "for v in a b; do ffmpeg -i $v.webm -crf 37 $v.new.webm; done", Status: transcript.NotRun, Why: "rejected",
+		Input: map[string]any{"description": "Re-encode the hero videos at VP9 CRF 37"}}
+	bare := &transcript.Call{Tool: "Bash", Command: "make migrate-all", Status: transcript.NotRun, Why: "interrupted"}
+	done := &transcript.Call{Tool: "Bash", Command: "make build", Status: transcript.OK}
+	interrupt := transcript.Turn{Speaker: transcript.Injected, Source: "interrupt", Text: "[Request interrupted by user for tool use]"}
+	for _, tc := range []struct {
+		name string
+		call *transcript.Call
+		want string
+	}{
+		{"described", encode, "the person stopped the agent's last action (Re-encode the hero videos at VP9 CRF 37) before the last request was done"},
+		{"no description", bare, "the person stopped the agent's last action (make migrate-all) before the last request was done"},
+		{"finished call", done, "interrupted by the person before the last request was done"},
+	} {
+		s := &transcript.Session{Turns: []transcript.Turn{
+			{Speaker: transcript.Person, Text: "Can we cut the weight of the videos?"},
+			{Speaker: transcript.Agent, Text: "Backing them up first, then re-encoding."},
+			{Speaker: transcript.Agent, Call: tc.call},
+			interrupt,
+		}}
+		if got := ending(s); got != tc.want {
+			t.Errorf("%s: ending = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
