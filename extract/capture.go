@@ -36,7 +36,7 @@ var Extractors = []Extractor{
 	{"rules", "4", extractRules},
 	{"threads", "2", extractThreads},
 	{"gotchas", "2", extractGotchas},
-	{"commands", "1", extractCommands},
+	{"commands", "2", extractCommands},
 	{"compactions", "3", extractCompactions},
 	{"session", "4", extractSession},
 }

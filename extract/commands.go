@@ -273,6 +273,12 @@ func extractCommands(s *transcript.Session) []Candidate {
 			tools = append(tools, h.call.ID)
 		}
 	}
+	for _, l := range personChecks(s) {
+		if cmd := strings.Trim(strings.SplitN(l, "`", 3)[1], "`"); !listed[cmd] {
+			listed[cmd] = true
+			lines = append(lines, l)
+		}
+	}
 	for _, n := range serviceNeeds(s) {
 		lines = append(lines, n.line())
 	}

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -141,5 +142,22 @@ func TestRunsShellDir(t *testing.T) {
 		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
 			t.Errorf("%s: runs = %q, want %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+// A check the person runs shows as the prompt line of the output they
+// paste; other pasted prompt lines and commands they only mention do not.
+func TestPersonChecks(t *testing.T) {
+	s := &transcript.Session{Turns: []transcript.Turn{
+		{Speaker: transcript.Person, Form: transcript.Pasted, Text: "why does this fail?\n$ make lint\nMakefile:12: warning: overriding commands\n* typecheck: 1\nmake: *** [lint] Error 1"},
+		{Speaker: transcript.Person, Text: "$ ls -la\ntotal 0"},
+		{Speaker: transcript.Person, Text: "should I run make test before pushing?"},
+		{Speaker: transcript.Person, Text: "again:\n$ make lint\n* typecheck: 1"},
+		{Speaker: transcript.Person, Text: "  $ cd api && go test ./...\nok"},
+	}}
+	got := personChecks(s)
+	want := []string{"- lint: `make lint` (the person runs it)"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("personChecks = %q, want %q", got, want)
 	}
 }
