@@ -38,7 +38,7 @@ var Extractors = []Extractor{
 	{"gotchas", "2", extractGotchas},
 	{"commands", "2", extractCommands},
 	{"compactions", "3", extractCompactions},
-	{"session", "4", extractSession},
+	{"session", "5", extractSession},
 }
 
 // Options configures a capture.

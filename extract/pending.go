@@ -54,7 +54,7 @@ func pendingWork(s *transcript.Session) []pendingItem {
 			out = append(out, it)
 		}
 	}
-	return slices.Concat(out, plannedOnly(s), unverifiedPlan(s), cutOff(s))
+	return slices.Concat(out, plannedOnly(s), unverifiedPlan(s), cutOff(s), taskLists(s))
 }
 
 // listItem is one item of a markdown list, continuation lines included.

@@ -54,6 +54,9 @@ func (r *codexReader) call(p codexPayload) *Call {
 		if patch == "" {
 			patch = str(args, "input")
 		}
+		// Kept as the function form keeps it: what a file was written as
+		// is read later (a task list's checked boxes).
+		c.Input["input"] = patch
 		c.Tool, c.Files = "ApplyPatch", patchFiles(patch)
 	case "update_plan":
 		c.Tool = "Plan"

@@ -194,6 +194,8 @@ func TestCodexCleaning(t *testing.T) {
 	}
 	if c := callByID(s, "call_p1"); c == nil || strings.Join(c.Files, ",") != "src/scheduler.rs" {
 		t.Errorf("apply_patch files: %+v", c)
+	} else if p, _ := c.Input["input"].(string); !strings.Contains(p, "+let job = queue.claim_head()?;") {
+		t.Errorf("freeform apply_patch keeps its patch as the function form does: %q", p)
 	}
 	if c := callByID(s, "call_q1"); c == nil || len(c.Answers) != 2 || !strings.HasPrefix(c.Answers[0].Choice, "Exponential") {
 		t.Errorf("request_user_input answers: %+v", c)
