@@ -37,7 +37,7 @@ var Extractors = []Extractor{
 	{"threads", "2", extractThreads},
 	{"gotchas", "2", extractGotchas},
 	{"commands", "2", extractCommands},
-	{"compactions", "3", extractCompactions},
+	{"compactions", "4", extractCompactions},
 	{"session", "5", extractSession},
 }
 

@@ -25,6 +25,12 @@ var (
 	// A choice over waiting (for a PR, a release) is a stopgap that goes
 	// stale when the wait ends, not a design choice.
 	reOverWaiting = lazyre.New(`(?i)\b(?:rather than|instead of)\s+(?:waiting|wait)\b`)
+	// The person questioning what the agent did: the summary's "errors"
+	// include the person's feedback, which settles a choice rather than
+	// fixing a fault.
+	reQuestioned = lazyre.New(`(?i)\b(?:the )?(?:user|person) (?:questioned|challenged|pushed back|objected|disagreed|asked why)\b`)
+	// Where a fix's reason begins: "Corrected to X since …".
+	reReason = lazyre.New(`(?i)\s+(?:since|because|as|so that)\s|[,;:]\s`)
 	// An explicit alternative: what was chosen over what.
 	reOver = lazyre.New("(?i)\\b(chosen over|chose .{2,60} over|rather than|instead of|in favou?r of|preferred over)\\b|\\bover `")
 )
@@ -65,8 +71,29 @@ func summaryCase(raw string) (Candidate, bool) {
 	if head != "" {
 		title = head
 	}
+	if head != "" && reQuestioned.MatchString(cause) {
+		return correctionDecision(head, cause, fix), true
+	}
 	return Candidate{Kind: schema.KindCase, Scope: schema.ScopeProject, Title: titleFrom(title), Summary: clip(oneLine(problem+": "+fix), 200),
 		Body: "Problem: " + problem + "\n\nFix: " + fix, Tags: []string{"gotcha"}, Rule: "error and fix recorded in the compaction summary", Confidence: 0.7}, true
+}
+
+// correctionDecision is an "Errors and fixes" bullet in which the person
+// questioned a choice and the agent changed it: what a reader keeps is
+// what was settled, titled by its outcome ("Pointer slices on view
+// models: corrected to `[]Row`"), not a fault and its fix.
+func correctionDecision(head, cause, fix string) Candidate {
+	outcome := fix
+	if loc := reReason.FindStringIndex(fix); loc != nil && loc[0] > 0 {
+		outcome = fix[:loc[0]]
+	}
+	outcome = strings.TrimRight(outcome, ". ")
+	if outcome != "" {
+		outcome = strings.ToLower(outcome[:1]) + outcome[1:]
+	}
+	return Candidate{Kind: schema.KindDecision, Scope: schema.ScopeProject, Title: titleFrom(head + ": " + outcome),
+		Summary: clip(oneLine(head+": "+fix), 200), Body: "Questioned by the person: " + head + ": " + cause + "\n\nSettled: " + fix,
+		Tags: []string{"decision", "correction"}, Rule: "the person's correction recorded in the compaction summary", Confidence: 0.7}
 }
 
 // summaryDecision reads a "Problem Solving" bullet that records a choice.

@@ -19,8 +19,6 @@ func TestSummaryCase(t *testing.T) {
 			true, "Schema build failed \"no such type Widget\"", "Fixed by adding `Widget` to `types.go` first."},
 		{"bold lead, variadic need", "**Mock `Do` callback had the wrong arity**: `Exec` is variadic (`args ...any`), so the callback needed a trailing `_ ...any`. Fixed by changing the three callbacks to take it.",
 			true, "Mock `Do` callback had the wrong arity", "Fixed by changing the three callbacks to take it."},
-		{"bold lead, corrected", "**Pointer slices on view models**: Started with `[]*Row`. The person asked why. Corrected to `[]Row` since rows never need to be nil.",
-			true, "Pointer slices on view models", "Corrected to `[]Row` since rows never need to be nil."},
 		{"bold lead, no marker: the rest is the fix", "**Flakes see only tracked files**: new files must be `git add`ed before `nix flake check` sees them",
 			true, "Flakes see only tracked files", "new files must be `git add`ed before `nix flake check` sees them"},
 		{"a fix later undone", "**Tests failed after adding Months to Outcome**: expectations lacked the field. Fixed by updating three expectations. Later reverted when the approach changed.", false, "", ""},
@@ -45,6 +43,22 @@ func TestSummaryCase(t *testing.T) {
 				t.Errorf("body = %q, want it to hold %q", c.Body, want)
 			}
 		})
+	}
+}
+
+// A bullet in which the person questioned a choice is what was settled,
+// a decision titled by its outcome, not a case.
+func TestSummaryCaseCorrection(t *testing.T) {
+	for _, tc := range []struct{ bullet, title, settled string }{
+		{"**Pointer slices on view models**: Started with `[]*Row`. The person asked why. Corrected to `[]Row` since rows never need to be nil.",
+			"Pointer slices on view models: corrected to `[]Row`", "Settled: Corrected to `[]Row` since rows never need to be nil."},
+		{"**Retry loop in the client**: First wrapped every call. User questioned it. Moved the retry into the transport, because only idempotent calls may retry.",
+			"Retry loop in the client: moved the retry into the transport", "Settled: Moved the retry into the transport, because only idempotent calls may retry."},
+	} {
+		c, ok := summaryCase(tc.bullet)
+		if !ok || c.Kind != schema.KindDecision || c.Title != titleFrom(tc.title) || !contains(c.Body, tc.settled) || !contains(c.Body, "Questioned by the person") {
+			t.Errorf("summaryCase(%q) = %v %+v, want a decision %q holding %q", tc.bullet, ok, c, tc.title, tc.settled)
+		}
 	}
 }
 
