@@ -49,6 +49,11 @@ func (c *BenchCaptureCmd) Run(g *Globals, env *Env) error {
 	}
 	o := bench.Options{Capture: bench.DefaultCapture, Dir: c.Keep}
 	if c.Keep != "" {
+		// Vaults already there would meet this run's memories as known
+		// and score a run that wrote nothing.
+		if entries, err := os.ReadDir(c.Keep); err == nil && len(entries) > 0 {
+			return fmt.Errorf("%w: --keep %s is not empty: its vaults would already hold what this run writes; give a new or empty directory", errUsage, c.Keep)
+		}
 		if err := os.MkdirAll(c.Keep, 0o755); err != nil {
 			return err
 		}
