@@ -23,17 +23,26 @@ var (
 // and their bullets, keyed by section name in lower case.
 func summarySections(text string) map[string][]string {
 	out := map[string][]string{}
-	name := ""
+	name, base := "", -1
 	for _, line := range strings.Split(text, "\n") {
 		if m := reSummarySection.FindStringSubmatch(line); m != nil {
-			name = strings.ToLower(strings.TrimSpace(m[2]))
+			name, base = strings.ToLower(strings.TrimSpace(m[2])), -1
 			continue
 		}
 		if name == "" {
 			continue
 		}
 		if b := reBullet.FindStringSubmatch(line); b != nil && indentOf(line) <= 6 {
-			out[name] = append(out[name], strings.TrimSpace(b[1]))
+			if base < 0 {
+				base = indentOf(line)
+			}
+			if indentOf(line) <= base || len(out[name]) == 0 {
+				out[name] = append(out[name], strings.TrimSpace(b[1]))
+			} else {
+				// A sub-bullet ("Root cause: …", "Fix: …") stays a line of
+				// the bullet above, so its labels can be read.
+				out[name][len(out[name])-1] += "\n- " + strings.TrimSpace(b[1])
+			}
 			continue
 		}
 		t := strings.TrimSpace(line)
@@ -45,6 +54,17 @@ func summarySections(text string) map[string][]string {
 			// A nested bullet or a continuation belongs to the bullet above.
 			out[name][len(out[name])-1] += " " + strings.TrimLeft(t, "-*• ")
 		}
+	}
+	return out
+}
+
+// flat is a bullet with its sub-bullets run into one line.
+func flat(b string) string { return strings.ReplaceAll(b, "\n- ", " ") }
+
+func flatAll(bs []string) []string {
+	out := make([]string, len(bs))
+	for i, b := range bs {
+		out[i] = flat(b)
 	}
 	return out
 }
@@ -79,9 +99,9 @@ func extractCompactions(s *transcript.Session) []Candidate {
 			}
 		}
 		for _, b := range secs["problem solving"] {
-			if c, ok := summaryDecision(b); ok {
+			if c, ok := summaryDecision(flat(b)); ok {
 				c.Turns, c.Time = []string{t.Ref}, t.Time
-				c.Body = withPurpose(c.Body, secs["primary request and intent"])
+				c.Body = withPurpose(c.Body, flatAll(secs["primary request and intent"]))
 				out = append(out, c)
 			}
 		}
@@ -89,7 +109,7 @@ func extractCompactions(s *transcript.Session) []Candidate {
 			continue // earlier summaries' pending work was the later one's to carry
 		}
 		for _, b := range secs["pending tasks"] {
-			task := plain(strings.TrimSuffix(b, "."))
+			task := plain(strings.TrimSuffix(flat(b), "."))
 			if len(subject(task)) < 2 || doneAfter(s, i, task) {
 				continue
 			}

@@ -39,6 +39,9 @@ var (
 // "**<problem>**: <cause>. Fixed by <fix>.", into a case.
 func summaryCase(raw string) (Candidate, bool) {
 	raw = strings.TrimSpace(raw)
+	if strings.Contains(raw, "\n- ") {
+		return labeledCase(raw)
+	}
 	head, rest := "", raw
 	if m := reBoldLead.FindStringSubmatch(raw); m != nil {
 		head, rest = strings.TrimRight(plain(m[1]), ": "), m[2]
@@ -76,6 +79,52 @@ func summaryCase(raw string) (Candidate, bool) {
 	}
 	return Candidate{Kind: schema.KindCase, Scope: schema.ScopeProject, Title: titleFrom(title), Summary: clip(oneLine(problem+": "+fix), 200),
 		Body: "Problem: " + problem + "\n\nFix: " + fix, Tags: []string{"gotcha"}, Rule: "error and fix recorded in the compaction summary", Confidence: 0.7}, true
+}
+
+var (
+	reSubCause   = lazyre.New(`(?i)^(?:root cause|cause|why|reason)\s*:\s*`)
+	reSubFix     = lazyre.New(`(?i)^(?:fix(?:ed)?|solution|resolution|resolved)\s*:\s*`)
+	reFeedback   = lazyre.New(`(?i)^(?:per (?:the )?(?:user|person)'?s? (?:feedback|request)|(?:the )?(?:user|person) (?:said|asked|wants|prefers|corrected))\b`)
+)
+
+// labeledCase reads a bullet written as a bold problem over sub-bullets
+// ("Root cause: …", "Fix: …"): the labels say which line is which, where
+// a dash inside a line would mislead. The person's feedback on the fix
+// settles it, and makes the bullet a decision.
+func labeledCase(raw string) (Candidate, bool) {
+	lines := strings.Split(raw, "\n- ")
+	m := reBoldLead.FindStringSubmatch(lines[0])
+	if m == nil || strings.TrimSpace(m[2]) != "" || reUndone.MatchString(raw) || len(raw) > 1200 {
+		return Candidate{}, false
+	}
+	head := strings.TrimRight(plain(m[1]), ": ")
+	var causes, fixes, feedback []string
+	for _, l := range lines[1:] {
+		l = plain(l)
+		switch {
+		case reSubCause.MatchString(l):
+			causes = append(causes, reSubCause.ReplaceAllString(l, ""))
+		case reSubFix.MatchString(l):
+			fixes = append(fixes, reSubFix.ReplaceAllString(l, ""))
+		case reFeedback.MatchString(l):
+			// "Per user feedback in this session: prefer …" settles on what follows.
+			if _, after, ok := strings.Cut(l, ": "); ok && len(after) > 10 {
+				l = strings.ToUpper(after[:1]) + after[1:]
+			}
+			feedback = append(feedback, l)
+		}
+	}
+	if len(feedback) > 0 {
+		return correctionDecision(head, strings.Join(fixes, " "), strings.Join(feedback, " ")), true
+	}
+	cause, fix := strings.Join(causes, " "), strings.Join(fixes, " ")
+	// A labelled root cause is the lesson a bare fix lacks.
+	if cause == "" || fix == "" || reSlip.MatchString(head) {
+		return Candidate{}, false
+	}
+	return Candidate{Kind: schema.KindCase, Scope: schema.ScopeProject, Title: titleFrom(head), Summary: clip(oneLine(head+": "+cause), 200),
+		Body: "Problem: " + head + "\n\nCause: " + cause + "\n\nFix: " + fix, Tags: []string{"gotcha"},
+		Rule: "error and fix recorded in the compaction summary", Confidence: 0.7}, true
 }
 
 // correctionDecision is an "Errors and fixes" bullet in which the person

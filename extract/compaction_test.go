@@ -115,3 +115,38 @@ func TestChoiceWithPurpose(t *testing.T) {
 		t.Errorf("no request: %q", got)
 	}
 }
+
+// A bullet written as a bold problem over labelled sub-bullets is read by
+// its labels, since a dash inside a line would split it in the wrong
+// place; the person's feedback on the fix makes it what was settled.
+func TestSummaryCaseLabelled(t *testing.T) {
+	const summary = "4. Errors and fixes:\n\n" +
+		"   - **Menu: dropdown items invisible**\n" +
+		"     - Root cause: `[hidden] { display: none !important }` in `base.css` matches the items the menu library marks hidden while closed\n" +
+		"     - `keyboard: false` does NOT prevent this — it only turns off arrow keys\n" +
+		"     - Fix: Added `.menu-item[hidden] { display: block !important; }` inside `.nav-menu`\n" +
+		"     - Confirmed via `evaluate_script`: items now have `display: \"block\"`\n\n" +
+		"   - **Card images 404ing**\n" +
+		"     - files `card-1..4.webp` don't exist in `img/`\n" +
+		"     - Fix: Changed PHP to use a placeholder service\n" +
+		"     - Per user feedback in this session: prefer the expected file path with a background-color fallback, placeholders only when no file is named\n\n" +
+		"   - **Typo in class name**\n" +
+		"     - Fix: renamed it\n\n" +
+		"5. Problem Solving:\n   - Used the browser tools step by step\n"
+	bullets := summarySections(summary)["errors and fixes"]
+	if len(bullets) != 3 {
+		t.Fatalf("sub-bullets were not kept with their bullet: %q", bullets)
+	}
+	c, ok := summaryCase(bullets[0])
+	if !ok || c.Kind != schema.KindCase || c.Title != "Menu: dropdown items invisible" ||
+		!contains(c.Body, "Cause: `[hidden] { display: none !important }` in `base.css`") || !contains(c.Body, "Fix: Added `.menu-item[hidden]") {
+		t.Errorf("labelled case = %v %+v", ok, c)
+	}
+	c, ok = summaryCase(bullets[1])
+	if !ok || c.Kind != schema.KindDecision || c.Title != titleFrom("Card images 404ing: prefer the expected file path with a background-color fallback") || !contains(c.Body, "Settled: Prefer the expected file path") {
+		t.Errorf("feedback on the fix = %v %+v", ok, c)
+	}
+	if c, ok := summaryCase(bullets[2]); ok {
+		t.Errorf("a fix with no cause is no case: %+v", c)
+	}
+}

@@ -210,7 +210,7 @@ func compactedIntent(s *transcript.Session) string {
 		return ""
 	}
 	secs := summarySections(s.Turns[at[0]].Text)
-	return clip(plain(strings.Join(secs["primary request and intent"], " ")), 400)
+	return clip(plain(flat(strings.Join(secs["primary request and intent"], " "))), 400)
 }
 
 var reQuestionLead = lazyre.New(`(?i)^(?:what|why|how|where|when|who|which|is|are|does|do|can|could|would|should)\b`)
