@@ -82,9 +82,9 @@ func summaryCase(raw string) (Candidate, bool) {
 }
 
 var (
-	reSubCause   = lazyre.New(`(?i)^(?:root cause|cause|why|reason)\s*:\s*`)
-	reSubFix     = lazyre.New(`(?i)^(?:fix(?:ed)?|solution|resolution|resolved)\s*:\s*`)
-	reFeedback   = lazyre.New(`(?i)^(?:per (?:the )?(?:user|person)'?s? (?:feedback|request)|(?:the )?(?:user|person) (?:said|asked|wants|prefers|corrected))\b`)
+	reSubCause = lazyre.New(`(?i)^(?:root cause|cause|why|reason)\s*:\s*`)
+	reSubFix   = lazyre.New(`(?i)^(?:fix(?:ed)?|solution|resolution|resolved)\s*:\s*`)
+	reFeedback = lazyre.New(`(?i)^(?:per (?:the )?(?:user|person)'?s? (?:feedback|request)|(?:the )?(?:user|person) (?:said|asked|wants|prefers|corrected))\b`)
 )
 
 // labeledCase reads a bullet written as a bold problem over sub-bullets
