@@ -66,7 +66,7 @@ func lastAnswer(s *transcript.Session, i int) transcript.Turn {
 }
 
 // reWantPaths is a person asking again for the paths an answer lacked.
-var reWantPaths = lazyre.New(`(?i)\b(?:file\s*)?paths?\b|\bwhich files?\b|\bwhere exactly\b`)
+var reWantPaths = lazyre.New(`(?i)\bfile\s*paths?\b|\bthe paths\b|\bwhich files?\b|\bwhere exactly\b`)
 
 // whereCandidate is the memory for one question and its answer, when the
 // answer names, up front and without hedging, paths the session saw.

@@ -79,6 +79,20 @@ func TestExtractWhere(t *testing.T) {
 			person("where is the RefundPolicy defined?"),
 			agent("`services/billing/policy/refund.go`"),
 		}, "", ""},
+		{"paths asked for again", []transcript.Turn{
+			person("where is the RefundPolicy defined?"),
+			agent("In the policy package, next to the fee rules."),
+			person("give me file paths"),
+			find(cwd + "/services/billing/policy/refund.go"),
+			agent("`services/billing/policy/refund.go`"),
+		}, "Where the RefundPolicy is defined", "services/billing/policy/refund.go"},
+		{"a new request is not asking again", []transcript.Turn{
+			person("where is the RefundPolicy defined?"),
+			agent("In the policy package, next to the fee rules."),
+			person("ok now rename the path helper"),
+			find(cwd + "/services/billing/policy/paths.go"),
+			agent("Renamed it in `services/billing/policy/paths.go`."),
+		}, "", ""},
 		{"a pronoun nothing names", []transcript.Turn{
 			person("where is that?"),
 			find(cwd + "/services/billing/internal/graph/resolvers.go"),
