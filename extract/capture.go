@@ -37,6 +37,7 @@ var Extractors = []Extractor{
 	{"threads", "2", extractThreads},
 	{"gotchas", "2", extractGotchas},
 	{"commands", "2", extractCommands},
+	{"where", "1", extractWhere},
 	{"compactions", "4", extractCompactions},
 	{"session", "5", extractSession},
 }
