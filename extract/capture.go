@@ -38,6 +38,7 @@ var Extractors = []Extractor{
 	{"gotchas", "2", extractGotchas},
 	{"commands", "2", extractCommands},
 	{"compactions", "3", extractCompactions},
+	{"settings", "1", extractSettings},
 	{"session", "4", extractSession},
 }
 
