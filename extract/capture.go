@@ -39,6 +39,7 @@ var Extractors = []Extractor{
 	{"commands", "2", extractCommands},
 	{"where", "1", extractWhere},
 	{"compactions", "4", extractCompactions},
+	{"settings", "1", extractSettings},
 	{"session", "5", extractSession},
 }
 
