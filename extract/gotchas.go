@@ -104,6 +104,12 @@ func extractGotchas(s *transcript.Session) []Candidate {
 		}
 	}
 	closeProblem()
+	if c, ok := lineEndings(s); ok {
+		// The line-endings case says it with the evidence: an agent's
+		// account of the same thing would repeat it.
+		out = slices.DeleteFunc(out, func(o Candidate) bool { return reLineEndings.MatchString(o.Title + " " + o.Summary) })
+		out = append(out, c)
+	}
 	return out
 }
 
