@@ -35,7 +35,7 @@ var Extractors = []Extractor{
 	{"decisions", "3", extractDecisions},
 	{"rules", "4", extractRules},
 	{"threads", "2", extractThreads},
-	{"gotchas", "2", extractGotchas},
+	{"gotchas", "3", extractGotchas},
 	{"commands", "2", extractCommands},
 	{"where", "1", extractWhere},
 	{"compactions", "4", extractCompactions},

@@ -18,7 +18,21 @@ func troubled(t transcript.Turn) bool {
 		ex := errorExcerpt(t.Text)
 		return ex != "" && !transcript.IsProse(ex)
 	}
-	return reTrouble.MatchString(t.Text)
+	return reTrouble.MatchString(t.Text) || promptFailure(t.Text) != ""
+}
+
+// promptFailure is the error terminal output the person pasted ends on:
+// the error messages after its last prompt line ("❯ docker compose run
+// ..." then "exec: backstopjs: not found"); "" when there is no prompt
+// line or no error after it. Pasted between lines of prose, such output
+// is not read as pasted material, but it is the person reporting a
+// failure.
+func promptFailure(text string) string {
+	idx := rePromptLine.FindAllStringIndex(text, -1)
+	if len(idx) == 0 {
+		return ""
+	}
+	return strongErrors(text[idx[len(idx)-1][1]:])
 }
 
 // failure reads a call as a problem: a real failure with an error to show,
@@ -41,6 +55,9 @@ func failure(c *transcript.Call) (problem, bool) {
 // reported is the person's description of a problem, or the error lines
 // of what they pasted.
 func reported(text string) string {
+	if m := promptFailure(text); m != "" {
+		return m
+	}
 	if ex := errorExcerpt(text); ex != "" && !transcript.IsProse(ex) {
 		return errorMessage(text)
 	}

@@ -104,6 +104,12 @@ func extractGotchas(s *transcript.Session) []Candidate {
 		}
 	}
 	closeProblem()
+	if c, ok := lineEndings(s); ok {
+		// The line-endings case says it with the evidence: an agent's
+		// account of the same thing would repeat it.
+		out = slices.DeleteFunc(out, func(o Candidate) bool { return reLineEndings.MatchString(o.Title + " " + o.Summary) })
+		out = append(out, c)
+	}
 	return out
 }
 
@@ -119,10 +125,20 @@ var reCausal = lazyre.New(`(?i)\b(because|since|due to|caused|means|expects?|req
 // and in what followed for the fix and whether it held.
 func explained(s *transcript.Session, at int, p problem) (Candidate, bool) {
 	t := s.Turns[at]
-	cause, strong := "", false
+	var sents []string
 	for _, sent := range sentences(t.Text) {
+		sent = dropChatLead(sent)
 		if len(sent) < 30 || len(sent) > 400 || reNarration.MatchString(sent) || strings.HasSuffix(sent, "?") {
 			continue
+		}
+		sents = append(sents, sent)
+	}
+	// A cause named as "X, not Y" with both sides seen comes first.
+	cause, contrasted := contrastCause(s, at, p, sents)
+	strong := contrasted
+	for _, sent := range sents {
+		if contrasted {
+			break
 		}
 		if reCause.MatchString(sent) || reCauseLabel.MatchString(sent) {
 			cause, strong = sent, reStrongCause.MatchString(sent) || reCauseLabel.MatchString(sent)
@@ -171,11 +187,15 @@ func explained(s *transcript.Session, at int, p problem) (Candidate, bool) {
 	if len(title) < 20 {
 		title = cause
 	}
-	if len(subject(reCause.ReplaceAllString(title, " "))) < 4 {
+	if !contrasted && len(subject(reCause.ReplaceAllString(title, " "))) < 4 {
 		return Candidate{}, false // "Same root cause here": it names no cause
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Symptom: %s\n\nCause: %s\n", p.symptom, reCauseLabelLead.ReplaceAllString(cause, ""))
+	symptom := p.symptom
+	if contrasted {
+		symptom = failureLine(p, cause)
+	}
+	fmt.Fprintf(&b, "Symptom: %s\n\nCause: %s\n", symptom, reCauseLabelLead.ReplaceAllString(cause, ""))
 	if fix := fixSentence(t.Text, cause); fix != "" {
 		fmt.Fprintf(&b, "\nFix: %s\n", fix)
 	} else if len(files) > 0 {
@@ -234,11 +254,7 @@ func aftermath(s *transcript.Session, at int, p problem) (files []string, verifi
 			if c.Status != transcript.OK || verified != "" || len(files) == 0 {
 				continue
 			}
-			if _, cmd, _, ok := verifyCommand(c.Command); ok {
-				verified = fmt.Sprintf("`%s` passed afterwards.", cmd)
-			} else if p.call != nil && sameCommand(c, p.call) {
-				verified = fmt.Sprintf("`%s` passed afterwards.", shortCmd(c.Command))
-			}
+			verified = passed(c, p)
 			continue
 		}
 		if !t.IsPerson() {
@@ -302,10 +318,8 @@ func fixedBefore(s *transcript.Session, at int, p problem) (files []string, veri
 		if c.Status != transcript.OK || len(files) == 0 {
 			continue
 		}
-		if _, cmd, _, ok := verifyCommand(c.Command); ok {
-			verified = fmt.Sprintf("`%s` passed afterwards.", cmd)
-		} else if p.call != nil && sameCommand(c, p.call) {
-			verified = fmt.Sprintf("`%s` passed afterwards.", shortCmd(c.Command))
+		if v := passed(c, p); v != "" {
+			verified = v
 		}
 	}
 	return files, verified
