@@ -28,6 +28,13 @@ type proseChoice struct {
 	reply  transcript.Turn
 	agent  transcript.Turn
 	quote  bool // the person's words carry the choice (not a bare "2")
+	at     int  // the reply's index in the session's turns
+	// request is what the person had asked for when the agent offered
+	// the alternatives: what the choice was about.
+	request string
+	// again is the person refusing a not-chosen alternative the agent
+	// offered again later: the pick is how they want it, not a one-off.
+	again refusal
 }
 
 // proseChoices pairs each agent turn that offers alternatives with the
@@ -36,7 +43,8 @@ func proseChoices(s *transcript.Session) []proseChoice {
 	var out []proseChoice
 	var last *transcript.Turn
 	open := false // the last pick awaits the agent's next offer
-	for _, t := range s.Turns {
+	request := "" // the person's last request that was not a pick
+	for at, t := range s.Turns {
 		switch {
 		case t.IsAgent():
 			a := t
@@ -44,7 +52,13 @@ func proseChoices(s *transcript.Session) []proseChoice {
 		case t.IsPerson():
 			agent := last
 			last = nil
-			if agent == nil || t.Form == transcript.Pasted {
+			if t.Form == transcript.Pasted {
+				continue
+			}
+			if agent == nil {
+				if substantive(t.Text) {
+					request = ask(t.Text)
+				}
 				continue
 			}
 			o, ok := parseOffer(agent.Text)
@@ -55,21 +69,28 @@ func proseChoices(s *transcript.Session) []proseChoice {
 				out = out[:len(out)-1]
 			}
 			open = false
-			if !ok {
-				continue
+			var chosen []int
+			var quote bool
+			if ok {
+				chosen, quote, ok = pickFrom(o, t.Text)
 			}
-			chosen, quote, ok := pickFrom(o, t.Text)
 			if !ok || !concrete(o) {
+				if substantive(t.Text) {
+					request = ask(t.Text)
+				}
 				continue
 			}
 			// A later pick among the same alternatives replaces an earlier one.
 			out = slices.DeleteFunc(out, func(c proseChoice) bool { return sameOffer(c.offer, o) })
-			out = append(out, proseChoice{offer: o, chosen: chosen, reply: t, agent: *agent, quote: quote})
+			out = append(out, proseChoice{offer: o, chosen: chosen, reply: t, agent: *agent, quote: quote, at: at, request: request})
 			open = true
 		}
 	}
 	if len(out) > maxProseChoices {
 		out = out[len(out)-maxProseChoices:]
+	}
+	for i := range out {
+		out[i].again = refusedAgain(s, out[i])
 	}
 	return out
 }
@@ -172,9 +193,23 @@ func (c proseChoice) candidate() Candidate {
 		}
 		fmt.Fprintf(&b, "\nThe person said: %q", clip(oneLine(said), 240))
 	}
-	return Candidate{Kind: schema.KindDecision, Scope: schema.ScopeProject, Title: titleFrom(title), Body: b.String(),
+	if c.again.said != "" {
+		fmt.Fprintf(&b, "\nAnd again: %q", c.again.said)
+	}
+	if c.request != "" {
+		fmt.Fprintf(&b, "\nFor: %q", c.request)
+	}
+	cand := Candidate{Kind: schema.KindDecision, Scope: schema.ScopeProject, Title: titleFrom(title), Body: b.String(),
 		Tags: []string{"decision", "answer"}, Turns: []string{c.agent.Ref, c.reply.Ref},
 		Rule: "person chose among alternatives the agent offered", Confidence: 0.75, Time: c.reply.Time}
+	if c.again.said != "" {
+		// Turned down twice, the other way is one the person does not
+		// want: how they want it from now on, not a one-time choice.
+		cand.Kind, cand.Tags = schema.KindPreference, []string{"preference", "answer"}
+		cand.Turns = append(cand.Turns, c.again.agent, c.again.reply)
+		cand.Rule, cand.Confidence, cand.Time = "person refused again an alternative the agent offered again", 0.8, c.again.time
+	}
+	return cand
 }
 
 // genericWords say that something is being chosen, not what: "You're

@@ -32,7 +32,7 @@ type Extractor struct {
 
 // Extractors are the deterministic extractors, in the order they run.
 var Extractors = []Extractor{
-	{"decisions", "3", extractDecisions},
+	{"decisions", "4", extractDecisions},
 	{"rules", "4", extractRules},
 	{"threads", "2", extractThreads},
 	{"gotchas", "2", extractGotchas},
