@@ -20,6 +20,11 @@ var reQuestionNo = lazyre.New(`(?i)^\s*(?:question|q)\s*\d+\s*$`)
 // reWhichWhat names what a question chooses: "Which test style do we keep".
 var reWhichWhat = lazyre.New(`(?i)\bwhich ([a-z]+(?: [a-z]+)?) (?:do|does|should|would|will|is|are)\b`)
 
+// reFollowUp corrects or complains about the work on a request ("u didnt
+// actually fetch changes", "no, in this branch"): the request is still
+// the one before it.
+var reFollowUp = lazyre.New(`(?i)^(?:no|nope|nah|not|wrong|still|(?:u|you) (?:didn'?t|did not|forgot|missed)|(?:that|this|it)(?:'s| is) (?:not|still|wrong))\b`)
+
 // proseChoice is a person's pick among alternatives the agent laid out
 // in prose, with the offer it answered.
 type proseChoice struct {
@@ -42,8 +47,8 @@ type proseChoice struct {
 func proseChoices(s *transcript.Session) []proseChoice {
 	var out []proseChoice
 	var last *transcript.Turn
-	open := false // the last pick awaits the agent's next offer
-	request := "" // the person's last request that was not a pick
+	open := false           // the last pick awaits the agent's next offer
+	picks := map[int]bool{} // the turns that picked
 	for at, t := range s.Turns {
 		switch {
 		case t.IsAgent():
@@ -52,13 +57,7 @@ func proseChoices(s *transcript.Session) []proseChoice {
 		case t.IsPerson():
 			agent := last
 			last = nil
-			if t.Form == transcript.Pasted {
-				continue
-			}
-			if agent == nil {
-				if substantive(t.Text) {
-					request = ask(t.Text)
-				}
+			if agent == nil || t.Form == transcript.Pasted {
 				continue
 			}
 			o, ok := parseOffer(agent.Text)
@@ -69,20 +68,17 @@ func proseChoices(s *transcript.Session) []proseChoice {
 				out = out[:len(out)-1]
 			}
 			open = false
-			var chosen []int
-			var quote bool
-			if ok {
-				chosen, quote, ok = pickFrom(o, t.Text)
-			}
-			if !ok || !concrete(o) {
-				if substantive(t.Text) {
-					request = ask(t.Text)
-				}
+			if !ok {
 				continue
 			}
+			chosen, quote, ok := pickFrom(o, t.Text)
+			if !ok || !concrete(o) {
+				continue
+			}
+			picks[at] = true
 			// A later pick among the same alternatives replaces an earlier one.
 			out = slices.DeleteFunc(out, func(c proseChoice) bool { return sameOffer(c.offer, o) })
-			out = append(out, proseChoice{offer: o, chosen: chosen, reply: t, agent: *agent, quote: quote, at: at, request: request})
+			out = append(out, proseChoice{offer: o, chosen: chosen, reply: t, agent: *agent, quote: quote, at: at, request: requestBefore(s, at, picks)})
 			open = true
 		}
 	}
@@ -93,6 +89,22 @@ func proseChoices(s *transcript.Session) []proseChoice {
 		out[i].again = refusedAgain(s, out[i])
 	}
 	return out
+}
+
+// requestBefore is the person's last request before the pick at: not a
+// pick, not a correction of the work. Picks are few, so looking back from
+// each costs less than reading every turn as it goes.
+func requestBefore(s *transcript.Session, at int, picks map[int]bool) string {
+	for i := at - 1; i >= 0; i-- {
+		t := s.Turns[i]
+		if !t.IsPerson() || t.Form == transcript.Pasted || picks[i] {
+			continue
+		}
+		if substantive(t.Text) && !reFollowUp.MatchString(statement(t.Text)) {
+			return ask(t.Text)
+		}
+	}
+	return ""
 }
 
 // refines reports a new offer that goes on with an earlier pick: its

@@ -73,6 +73,12 @@ func TestPickFor(t *testing.T) {
 	if len(got) != 1 || !strings.HasSuffix(got[0].Body, "\nFor: \"can the dates show in my language?\"") {
 		t.Errorf("got %+v, want the request the pick served", got)
 	}
+	// A correction of the work is not the request: the one it corrects is.
+	got = pickCandidates("Dates now show in the feed.", "nice can the dates show in my language?", "Done, the detail view shows them.",
+		"you didnt actually change the list view, the dates there are still in english", languageOffer, "follow the system language")
+	if len(got) != 1 || !strings.HasSuffix(got[0].Body, "\nFor: \"can the dates show in my language?\"") {
+		t.Errorf("got %+v, want the request before the correction", got)
+	}
 	// The pick itself is no request: a later pick says the request before both.
 	got = pickCandidates(languageOffer, "follow the system language", twoWays, "lets go with 2")
 	for _, c := range got {
