@@ -33,7 +33,7 @@ type Extractor struct {
 // Extractors are the deterministic extractors, in the order they run.
 var Extractors = []Extractor{
 	{"decisions", "4", extractDecisions},
-	{"rules", "4", extractRules},
+	{"rules", "5", extractRules},
 	{"threads", "2", extractThreads},
 	{"gotchas", "2", extractGotchas},
 	{"commands", "2", extractCommands},
