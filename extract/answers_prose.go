@@ -20,6 +20,11 @@ var reQuestionNo = lazyre.New(`(?i)^\s*(?:question|q)\s*\d+\s*$`)
 // reWhichWhat names what a question chooses: "Which test style do we keep".
 var reWhichWhat = lazyre.New(`(?i)\bwhich ([a-z]+(?: [a-z]+)?) (?:do|does|should|would|will|is|are)\b`)
 
+// reFollowUp corrects or complains about the work on a request ("u didnt
+// actually fetch changes", "no, in this branch"): the request is still
+// the one before it.
+var reFollowUp = lazyre.New(`(?i)^(?:no|nope|nah|not|wrong|still|(?:u|you) (?:didn'?t|did not|forgot|missed)|(?:that|this|it)(?:'s| is) (?:not|still|wrong))\b`)
+
 // proseChoice is a person's pick among alternatives the agent laid out
 // in prose, with the offer it answered.
 type proseChoice struct {
@@ -28,6 +33,13 @@ type proseChoice struct {
 	reply  transcript.Turn
 	agent  transcript.Turn
 	quote  bool // the person's words carry the choice (not a bare "2")
+	at     int  // the reply's index in the session's turns
+	// request is what the person had asked for when the agent offered
+	// the alternatives: what the choice was about.
+	request string
+	// again is the person refusing a not-chosen alternative the agent
+	// offered again later: the pick is how they want it, not a one-off.
+	again refusal
 }
 
 // proseChoices pairs each agent turn that offers alternatives with the
@@ -35,8 +47,9 @@ type proseChoice struct {
 func proseChoices(s *transcript.Session) []proseChoice {
 	var out []proseChoice
 	var last *transcript.Turn
-	open := false // the last pick awaits the agent's next offer
-	for _, t := range s.Turns {
+	open := false           // the last pick awaits the agent's next offer
+	picks := map[int]bool{} // the turns that picked
+	for at, t := range s.Turns {
 		switch {
 		case t.IsAgent():
 			a := t
@@ -62,16 +75,36 @@ func proseChoices(s *transcript.Session) []proseChoice {
 			if !ok || !concrete(o) {
 				continue
 			}
+			picks[at] = true
 			// A later pick among the same alternatives replaces an earlier one.
 			out = slices.DeleteFunc(out, func(c proseChoice) bool { return sameOffer(c.offer, o) })
-			out = append(out, proseChoice{offer: o, chosen: chosen, reply: t, agent: *agent, quote: quote})
+			out = append(out, proseChoice{offer: o, chosen: chosen, reply: t, agent: *agent, quote: quote, at: at, request: requestBefore(s, at, picks)})
 			open = true
 		}
 	}
 	if len(out) > maxProseChoices {
 		out = out[len(out)-maxProseChoices:]
 	}
+	for i := range out {
+		out[i].again = refusedAgain(s, out[i])
+	}
 	return out
+}
+
+// requestBefore is the person's last request before the pick at: not a
+// pick, not a correction of the work. Picks are few, so looking back from
+// each costs less than reading every turn as it goes.
+func requestBefore(s *transcript.Session, at int, picks map[int]bool) string {
+	for i := at - 1; i >= 0; i-- {
+		t := s.Turns[i]
+		if !t.IsPerson() || t.Form == transcript.Pasted || picks[i] {
+			continue
+		}
+		if substantive(t.Text) && !reFollowUp.MatchString(statement(t.Text)) {
+			return ask(t.Text)
+		}
+	}
+	return ""
 }
 
 // refines reports a new offer that goes on with an earlier pick: its
@@ -172,9 +205,23 @@ func (c proseChoice) candidate() Candidate {
 		}
 		fmt.Fprintf(&b, "\nThe person said: %q", clip(oneLine(said), 240))
 	}
-	return Candidate{Kind: schema.KindDecision, Scope: schema.ScopeProject, Title: titleFrom(title), Body: b.String(),
+	if c.again.said != "" {
+		fmt.Fprintf(&b, "\nAnd again: %q", c.again.said)
+	}
+	if c.request != "" {
+		fmt.Fprintf(&b, "\nFor: %q", c.request)
+	}
+	cand := Candidate{Kind: schema.KindDecision, Scope: schema.ScopeProject, Title: titleFrom(title), Body: b.String(),
 		Tags: []string{"decision", "answer"}, Turns: []string{c.agent.Ref, c.reply.Ref},
 		Rule: "person chose among alternatives the agent offered", Confidence: 0.75, Time: c.reply.Time}
+	if c.again.said != "" {
+		// Turned down twice, the other way is one the person does not
+		// want: how they want it from now on, not a one-time choice.
+		cand.Kind, cand.Tags = schema.KindPreference, []string{"preference", "answer"}
+		cand.Turns = append(cand.Turns, c.again.agent, c.again.reply)
+		cand.Rule, cand.Confidence, cand.Time = "person refused again an alternative the agent offered again", 0.8, c.again.time
+	}
+	return cand
 }
 
 // genericWords say that something is being chosen, not what: "You're

@@ -32,8 +32,8 @@ type Extractor struct {
 
 // Extractors are the deterministic extractors, in the order they run.
 var Extractors = []Extractor{
-	{"decisions", "3", extractDecisions},
-	{"rules", "4", extractRules},
+	{"decisions", "4", extractDecisions},
+	{"rules", "5", extractRules},
 	{"threads", "2", extractThreads},
 	{"gotchas", "3", extractGotchas},
 	{"commands", "2", extractCommands},

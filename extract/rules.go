@@ -120,7 +120,7 @@ func extractRules(s *transcript.Session) []Candidate {
 		out = append(out, Candidate{Kind: kind, Scope: scope, Title: titleFrom(unshout(r.sentence)), Body: groupBody(g), Tags: tags,
 			Turns: groupTurns(g), Rule: r.why, Confidence: min(r.confidence, 0.95), Time: g[len(g)-1].turn.Time})
 	}
-	return out
+	return append(out, formObjections(s)...)
 }
 
 // saidIndex holds the sentences of what the person said, each with its
