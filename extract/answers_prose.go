@@ -78,7 +78,7 @@ func proseChoices(s *transcript.Session) []proseChoice {
 			picks[at] = true
 			// A later pick among the same alternatives replaces an earlier one.
 			out = slices.DeleteFunc(out, func(c proseChoice) bool { return sameOffer(c.offer, o) })
-			out = append(out, proseChoice{offer: o, chosen: chosen, reply: t, agent: *agent, quote: quote, at: at, request: requestBefore(s, at, picks)})
+			out = append(out, proseChoice{offer: o, chosen: chosen, reply: t, agent: *agent, quote: quote, at: at, request: requestBefore(s, at, picks, agent.Text)})
 			open = true
 		}
 	}
@@ -94,17 +94,35 @@ func proseChoices(s *transcript.Session) []proseChoice {
 // requestBefore is the person's last request before the pick at: not a
 // pick, not a correction of the work. Picks are few, so looking back from
 // each costs less than reading every turn as it goes.
-func requestBefore(s *transcript.Session, at int, picks map[int]bool) string {
+//
+// The request must share a word with the offer: the last thing the person
+// asked may be an answer about something else ("leave resource limits
+// for later"), and a For line about something else misleads.
+func requestBefore(s *transcript.Session, at int, picks map[int]bool, offerText string) string {
 	for i := at - 1; i >= 0; i-- {
 		t := s.Turns[i]
 		if !t.IsPerson() || t.Form == transcript.Pasted || picks[i] {
 			continue
 		}
 		if substantive(t.Text) && !reFollowUp.MatchString(statement(t.Text)) {
+			if !sharesLongWord(t.Text, offerText) {
+				return ""
+			}
 			return ask(t.Text)
 		}
 	}
 	return ""
+}
+
+// sharesLongWord reports a content word of four letters or more in both.
+func sharesLongWord(a, b string) bool {
+	other := subject(b)
+	for w := range subject(a) {
+		if len(w) >= 4 && other[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // refines reports a new offer that goes on with an earlier pick: its

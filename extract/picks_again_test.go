@@ -79,6 +79,12 @@ func TestPickFor(t *testing.T) {
 	if len(got) != 1 || !strings.HasSuffix(got[0].Body, "\nFor: \"can the dates show in my language?\"") {
 		t.Errorf("got %+v, want the request before the correction", got)
 	}
+	// The last thing the person said may answer something else: a For
+	// line about it would mislead, so there is none.
+	got = pickCandidates("Dates now show in the feed. Should I also cap the cache size?", "leave the cache size for later", languageOffer, "follow the system language")
+	if len(got) != 1 || strings.Contains(got[0].Body, "For:") {
+		t.Errorf("got %+v, want no For line from an answer about something else", got)
+	}
 	// The pick itself is no request: a later pick says the request before both.
 	got = pickCandidates(languageOffer, "follow the system language", twoWays, "lets go with 2")
 	for _, c := range got {
