@@ -89,6 +89,12 @@ func (v *Vault) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error)
 		if !opts.PushOnly {
 			if !fetched {
 				if theirs, err = v.fetch(ctx, repo, opts, remoteRef); err != nil {
+					if refBeingWritten(err) && round < attempts {
+						if err := pause(ctx, round); err != nil {
+							return rep, err
+						}
+						continue
+					}
 					return rep, err
 				}
 			}
@@ -113,6 +119,11 @@ func (v *Vault) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error)
 			return rep, nil
 		case errors.Is(err, git.NoErrAlreadyUpToDate):
 			return rep, nil
+		case refBeingWritten(err) && round < attempts:
+			if err := pause(ctx, round); err != nil {
+				return rep, err
+			}
+			continue
 		case opts.PushOnly:
 			return rep, fmt.Errorf("push to %s (%s): %w", opts.Remote.Name, opts.Remote.URL, err)
 		}
