@@ -109,18 +109,12 @@ func writtenText(c *transcript.Call) string {
 			b.WriteString(l[1:] + "\n")
 		}
 	}
-	for _, k := range []string{"new_string", "content", "new_str", "file_text"} {
+	for _, p := range editPairs(c) {
+		b.WriteString(p[1] + "\n")
+	}
+	for _, k := range []string{"content", "new_str", "file_text"} {
 		if v, ok := c.Input[k].(string); ok {
 			b.WriteString(v + "\n")
-		}
-	}
-	if edits, ok := c.Input["edits"].([]any); ok {
-		for _, e := range edits {
-			if m, ok := e.(map[string]any); ok {
-				if v, ok := m["new_string"].(string); ok {
-					b.WriteString(v + "\n")
-				}
-			}
 		}
 	}
 	return b.String()
