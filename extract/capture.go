@@ -34,13 +34,13 @@ type Extractor struct {
 var Extractors = []Extractor{
 	{"decisions", "4", extractDecisions},
 	{"rules", "5", extractRules},
-	{"threads", "2", extractThreads},
+	{"threads", "3", extractThreads},
 	{"gotchas", "3", extractGotchas},
 	{"commands", "2", extractCommands},
 	{"where", "1", extractWhere},
 	{"compactions", "4", extractCompactions},
 	{"settings", "1", extractSettings},
-	{"session", "5", extractSession},
+	{"session", "6", extractSession},
 }
 
 // Options configures a capture.

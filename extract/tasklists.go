@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cairnmem/cairn/internal/lazyre"
+	"github.com/cairnmem/cairn/schema"
 	"github.com/cairnmem/cairn/transcript"
 )
 
@@ -35,9 +36,18 @@ type wholeWrite struct {
 	at         int // call index
 }
 
-// taskLists are the task lists the session wrote and left with open
-// boxes, and the ones a rewrite emptied of checked boxes.
-func taskLists(s *transcript.Session) []pendingItem {
+// taskList is a task list as the session last wrote it whole.
+type taskList struct {
+	path        string
+	open, done  int
+	before      int // checked boxes the session saw in the list before it was rewritten
+	at          int // turn index of the write
+	overwritten bool
+}
+
+// writtenTaskLists are the task lists the session wrote whole and left
+// with open boxes.
+func writtenTaskLists(s *transcript.Session) []taskList {
 	calls := s.Calls()
 	last := map[string]wholeWrite{}
 	var order []string
@@ -53,21 +63,36 @@ func taskLists(s *transcript.Session) []pendingItem {
 			last[w.path] = w
 		}
 	}
-	var out []pendingItem
+	var out []taskList
 	for _, f := range order {
 		w := last[f]
 		open, done := len(reOpenBox.FindAllStringIndex(w.text, -1)), len(reDoneBox.FindAllStringIndex(w.text, -1))
 		if open+done < minTasks || open == 0 || isAbs(f) || strings.HasPrefix(f, "..") || writtenAfter(s, calls, f, w.at) {
 			continue
 		}
-		line := fmt.Sprintf("%s lists %d tasks, none done yet", f, open)
-		if done > 0 {
-			line = fmt.Sprintf("%s has %d of %d tasks still open", f, open, open+done)
+		l := taskList{path: f, open: open, done: done, at: turnOfCall(s, w.at)}
+		if done == 0 {
+			l.before = doneBefore(s, calls, f, w.at)
+			l.overwritten = l.before >= 3
 		}
-		if before := doneBefore(s, calls, f, w.at); done == 0 && before >= 3 {
-			line = fmt.Sprintf("%s was rewritten as %d open tasks; the version it replaced had %d or more checked done", f, open, before)
+		out = append(out, l)
+	}
+	return out
+}
+
+// taskLists are the summary's lines for the task lists the session left
+// open: the work the next session finds waiting.
+func taskLists(s *transcript.Session) []pendingItem {
+	var out []pendingItem
+	for _, l := range writtenTaskLists(s) {
+		if l.overwritten {
+			continue // a thread of its own, which the summary lists as left open
 		}
-		out = append(out, pendingItem{line: line, at: turnOfCall(s, w.at), refs: []string{f}})
+		line := fmt.Sprintf("%s lists %d tasks, none done yet", l.path, l.open)
+		if l.done > 0 {
+			line = fmt.Sprintf("%s has %d of %d tasks still open", l.path, l.open, l.open+l.done)
+		}
+		out = append(out, pendingItem{line: line, at: l.at, refs: []string{l.path}})
 	}
 	return out
 }
@@ -179,4 +204,26 @@ func turnOfCall(s *transcript.Session, call int) int {
 		}
 	}
 	return len(s.Turns) - 1
+}
+
+// overwrittenLists are threads for task lists a rewrite emptied of their
+// checked boxes: the finished work the list recorded is gone from the file,
+// which the next session (or the person) has to check against git. A line
+// in the summary alone goes unread; this is the one finding about a task
+// list that is worth a memory of its own.
+func overwrittenLists(s *transcript.Session) []Candidate {
+	var out []Candidate
+	for _, l := range writtenTaskLists(s) {
+		if !l.overwritten {
+			continue
+		}
+		t := s.Turns[l.at]
+		out = append(out, Candidate{Kind: schema.KindThread, Scope: schema.ScopeProject,
+			Title: titleFrom(fmt.Sprintf("Task list %s overwritten: %d+ checked tasks lost", l.path, l.before)),
+			Body: fmt.Sprintf("The session wrote %s whole as %d open tasks. The version it replaced, as the session read it, had %d or more tasks checked done, "+
+				"so the file no longer records that work. Compare it with git (`git diff -- %s`) and restore what was done.", l.path, l.open, l.before, l.path),
+			Tags: []string{"tasks"}, Status: schema.StatusOpen, Turns: []string{t.Ref},
+			Rule: "a rewrite replaced a task list's checked tasks with open ones", Confidence: 0.8, Time: t.Time})
+	}
+	return out
 }

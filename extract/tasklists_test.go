@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cairnmem/cairn/schema"
 	"github.com/cairnmem/cairn/transcript"
 )
 
@@ -56,7 +57,7 @@ func TestTaskLists(t *testing.T) {
 			"specs/004-export/tasks.md has 4 of 12 tasks still open"},
 		{"a rewrite that lost the checked boxes", []transcript.Turn{
 			said("/tasks"), ran("cat specs/004-export/tasks.md", boxes(0, 20)), wrote(f, boxes(15, 0)),
-		}, "specs/004-export/tasks.md was rewritten as 15 open tasks; the version it replaced had 20 or more checked done"},
+		}, ""}, // told as a thread of its own: TestOverwrittenLists
 		{"all done", []transcript.Turn{said("/tasks"), wrote(f, boxes(0, 10))}, ""},
 		{"a note with two boxes is no task list", []transcript.Turn{said("notes"), wrote(f, boxes(2, 0))}, ""},
 		{"boxes checked by a later edit", []transcript.Turn{said("/tasks"), wrote(f, boxes(7, 0)), edited(f, "- [x] T001")}, ""},
@@ -68,6 +69,39 @@ func TestTaskLists(t *testing.T) {
 			var got []string
 			for _, p := range taskLists(&transcript.Session{Cwd: "/repo", Turns: tc.turns}) {
 				got = append(got, p.line)
+			}
+			if tc.want == "" && len(got) > 0 || tc.want != "" && (len(got) != 1 || got[0] != tc.want) {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestOverwrittenLists(t *testing.T) {
+	const f = "/repo/specs/004-export/tasks.md"
+	for _, tc := range []struct {
+		name  string
+		turns []transcript.Turn
+		want  string
+	}{
+		{"a rewrite that lost the checked boxes", []transcript.Turn{
+			said("/tasks"), ran("cat specs/004-export/tasks.md", boxes(0, 20)), wrote(f, boxes(15, 0)),
+		}, "Task list specs/004-export/tasks.md overwritten: 20+ checked tasks lost"},
+		{"a rewrite of a list with two done is no loss worth a thread", []transcript.Turn{
+			said("/tasks"), ran("cat specs/004-export/tasks.md", boxes(8, 2)), wrote(f, boxes(15, 0)),
+		}, ""},
+		{"a rewrite that kept its checked boxes", []transcript.Turn{
+			said("/tasks"), ran("cat specs/004-export/tasks.md", boxes(0, 20)), wrote(f, boxes(5, 20)),
+		}, ""},
+		{"a new list", []transcript.Turn{said("/tasks"), wrote(f, boxes(12, 0))}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, c := range overwrittenLists(&transcript.Session{Cwd: "/repo", Turns: tc.turns}) {
+				got = append(got, c.Title)
+				if c.Kind != schema.KindThread || c.Status != schema.StatusOpen || len(c.Turns) != 1 {
+					t.Errorf("candidate %+v: want one open thread with its evidence turn", c)
+				}
 			}
 			if tc.want == "" && len(got) > 0 || tc.want != "" && (len(got) != 1 || got[0] != tc.want) {
 				t.Errorf("got %q, want %q", got, tc.want)

@@ -45,6 +45,7 @@ func extractThreads(s *transcript.Session) []Candidate {
 		out = append(out, c)
 	}
 	out = append(out, leftByAgent(s)...)
+	out = append(out, overwrittenLists(s)...)
 	for _, p := range approvedPlans(s) {
 		if c, ok := planNotCarriedOut(s, p); ok {
 			out = append(out, c)
