@@ -105,24 +105,13 @@ func requestBefore(s *transcript.Session, at int, picks map[int]bool, offerText 
 			continue
 		}
 		if substantive(t.Text) && !reFollowUp.MatchString(statement(t.Text)) {
-			if !sharesLongWord(t.Text, offerText) {
+			if sharedLongWords(t.Text, offerText) == 0 {
 				return ""
 			}
 			return ask(t.Text)
 		}
 	}
 	return ""
-}
-
-// sharesLongWord reports a content word of four letters or more in both.
-func sharesLongWord(a, b string) bool {
-	other := subject(b)
-	for w := range subject(a) {
-		if len(w) >= 4 && other[w] {
-			return true
-		}
-	}
-	return false
 }
 
 // refines reports a new offer that goes on with an earlier pick: its

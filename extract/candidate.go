@@ -74,6 +74,19 @@ func subject(s string) map[string]bool {
 	return out
 }
 
+// sharedLongWords counts the content words of four or more characters
+// two texts share: enough of them says they are about the same thing.
+func sharedLongWords(a, b string) int {
+	wb := subject(b)
+	n := 0
+	for w := range subject(a) {
+		if len(w) >= 4 && wb[w] {
+			n++
+		}
+	}
+	return n
+}
+
 // overlap is the Jaccard index of two sets.
 func overlap(a, b map[string]bool) float64 {
 	if len(a) == 0 || len(b) == 0 {

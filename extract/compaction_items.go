@@ -171,11 +171,8 @@ func withPurpose(choice string, request []string) string {
 		return choice
 	}
 	req := firstSentences(plain(request[0]), 320)
-	want := subject(choice)
-	for w := range subject(req) {
-		if want[w] && len(w) >= 4 { // "per", "add" say nothing of the subject
-			return choice + "\n\nPart of: " + req
-		}
+	if sharedLongWords(choice, req) > 0 { // "per", "add" say nothing of the subject
+		return choice + "\n\nPart of: " + req
 	}
 	return choice
 }

@@ -46,6 +46,7 @@ func extractThreads(s *transcript.Session) []Candidate {
 	}
 	out = append(out, leftByAgent(s)...)
 	out = append(out, overwrittenLists(s)...)
+	out = append(out, unresolvedWarnings(s)...)
 	for _, p := range approvedPlans(s) {
 		if c, ok := planNotCarriedOut(s, p); ok {
 			out = append(out, c)
@@ -60,15 +61,7 @@ var reLeft = lazyre.New(`(?i)^(?:todo|fixme)\s*[:-]\s*(.{6,})|\b(?:still (?:need
 // "TODO: …", "X is not implemented yet". Offers ("next, I could …") are
 // not work left.
 func leftByAgent(s *transcript.Session) []Candidate {
-	var last *transcript.Turn
-	for i := len(s.Turns) - 1; i >= 0; i-- {
-		if t := s.Turns[i]; t.IsAgent() {
-			last = &s.Turns[i]
-			break
-		} else if t.IsPerson() {
-			return nil
-		}
-	}
+	last := lastReply(s)
 	if last == nil {
 		return nil
 	}
