@@ -40,6 +40,7 @@ var Extractors = []Extractor{
 	{"where", "1", extractWhere},
 	{"compactions", "4", extractCompactions},
 	{"settings", "1", extractSettings},
+	{"untracked", "1", extractUntracked},
 	{"session", "6", extractSession},
 }
 
