@@ -32,7 +32,7 @@ type Extractor struct {
 
 // Extractors are the deterministic extractors, in the order they run.
 var Extractors = []Extractor{
-	{"decisions", "4", extractDecisions},
+	{"decisions", "5", extractDecisions},
 	{"requested", "1", extractRequested},
 	{"rules", "5", extractRules},
 	{"threads", "3", extractThreads},

@@ -48,6 +48,7 @@ func extractDecisions(s *transcript.Session) []Candidate {
 			out = append(out, c)
 		}
 	}
+	out = append(out, directedDecisions(s)...)
 	for _, t := range s.Turns {
 		if t.Call != nil && t.Call.Tool == "Ask" && !t.Prior {
 			out = append(out, answered(t)...)

@@ -35,8 +35,8 @@ var (
 	reIdentFileExt = lazyre.New(`\.(?:go|py|js|mjs|ts|tsx|jsx|ex|exs|rb|rs|md|json|ya?ml|toml|txt|sh|css|html|heex|lock|nix|lua|php|java|kt|c|h|cpp|sql|conf|cfg|ini)$`)
 	// reExisting is a request for the existing thing over a new one.
 	reExisting = lazyre.New(`(?i)^(?:alter|change|modify|update|edit|extend|amend|reuse)\s+(?:the|our)\s+existing\s+([a-z][a-z-]{2,})\b(?:\s+to\s+(.+))?`)
-	// reTakeBack is a later request undoing a mechanism.
-	reTakeBack = lazyre.New(`(?i)\b(?:don'?t|do not|not|instead|revert\w*|remove|drop|undo|stop using|no longer|without)\b`)
+	// reUndo is a later request undoing a mechanism.
+	reUndo = lazyre.New(`(?i)\b(?:don'?t|do not|not|instead|revert\w*|remove|drop|undo|stop using|no longer|without)\b`)
 )
 
 // prose files hold plans and notes: a name written there is not built.
@@ -124,7 +124,7 @@ func requestedMechanism(s *transcript.Session, sents []string, i int, writes []*
 	}
 	phrase := sent[loc[1]:]
 	code, name, files := builtWith(s, phrase, writes)
-	if code == "" || takenBack(code, later) {
+	if code == "" || saidLater(later, strings.Trim(code, "`"), reUndo) {
 		return Candidate{}, false
 	}
 	subj := mechanismSubject(sent[:loc[0]])
@@ -346,20 +346,6 @@ func patchText(c *transcript.Call) string {
 		return p
 	}
 	return c.Command
-}
-
-// takenBack reports a later request that mentions the mechanism to undo
-// it.
-func takenBack(code string, later []transcript.Turn) bool {
-	name := squash(strings.Trim(code, "`"))
-	for _, t := range later {
-		for _, sent := range sentences(t.Text) {
-			if strings.Contains(squash(sent), name) && reTakeBack.MatchString(sent) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // asCoded is a subject as the code spells it: the person's
