@@ -35,7 +35,7 @@ var Extractors = []Extractor{
 	{"decisions", "4", extractDecisions},
 	{"rules", "5", extractRules},
 	{"threads", "2", extractThreads},
-	{"gotchas", "3", extractGotchas},
+	{"gotchas", "4", extractGotchas},
 	{"commands", "2", extractCommands},
 	{"where", "1", extractWhere},
 	{"compactions", "4", extractCompactions},
