@@ -104,7 +104,7 @@ func extractGotchas(s *transcript.Session) []Candidate {
 		}
 	}
 	closeProblem()
-	out = append(out, unclaimed(out, slices.Concat(preconditionCases(s), dependencyCases(s), skippedChecks(s)))...)
+	out = append(out, unclaimed(out, slices.Concat(preconditionCases(s), dependencyCases(s), skippedChecks(s), missingTools(s)))...)
 	if c, ok := lineEndings(s); ok {
 		// The line-endings case says it with the evidence: an agent's
 		// account of the same thing would repeat it.

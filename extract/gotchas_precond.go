@@ -11,16 +11,22 @@ import (
 )
 
 // Some gotchas are fixed without touching the code: a command fails with
-// a message that states what it needs (a feature branch, a package, a
-// running service), the agent satisfies it with a command, and the same
+// a message that states what it needs (a feature branch, a package the
+// project does not declare), the agent satisfies it with a command, and the same
 // command then passes unchanged. The error and the pass are the evidence;
 // the agent need not explain anything.
 
 // rePrecondStep is a command that puts the environment in the state a
-// failing command asked for: a branch checked out, a dependency
-// installed, a service started. Re-running outside the sandbox is not one:
-// the commands memory says which checks need that.
-var rePrecondStep = lazyre.New(`^(?:sudo\s+)?(?:git (?:checkout|switch)\b|(?:pip3?|uv pip|python3? -m pip) install\b|uv (?:sync|add)\b|poetry install\b|npm (?:install|ci|i)\b|pnpm (?:install|i|add)\b|yarn(?: install| add)?\b|bundle install\b|go (?:mod download|get)\b|cargo fetch\b|mix deps\.get\b|apt(?:-get)? install\b|brew install\b|docker(?:-compose| compose) up\b|systemctl start\b|brew services start\b)`)
+// failing command asked for: a branch checked out, a package the project
+// did not declare installed. Installing what the project declares (npm
+// install, pip install -r) only sets up a fresh checkout, and re-running
+// outside the sandbox is not a step at all: the commands memory says
+// which checks need either.
+var rePrecondStep = lazyre.New(`^(?:sudo\s+)?(?:git (?:checkout|switch)(?:\s+-[bcB])?|(?:pip3?|uv pip|python3? -m pip|npm|pnpm|yarn|brew|apt|apt-get|cargo) (?:install|add|i)|uv add|go get)\s+[^-\s]`)
+
+// reRestoreStep is a checkout that restores files rather than switching
+// branches: undoing the agent's own change.
+var reRestoreStep = lazyre.New(`\s--(?:\s|$)|\s\.$|\s-r\s`)
 
 // preconditionCases finds failing commands that passed, unchanged, once a
 // step satisfied what their error asked for.
@@ -87,7 +93,7 @@ func precondStep(cmd string) bool {
 		if reCd.MatchString(seg) {
 			continue
 		}
-		return rePrecondStep.MatchString(seg)
+		return rePrecondStep.MatchString(seg) && !reRestoreStep.MatchString(seg) && !reFileArg.MatchString(seg[strings.LastIndexByte(seg, ' ')+1:])
 	}
 	return false
 }

@@ -58,6 +58,10 @@ func TestPreconditionSatisfiedByCommand(t *testing.T) {
 		{"no setup step", []transcript.Turn{fail, precondRan("c2", "git status -sb", transcript.OK, "## main"), pass}, 0},
 		{"passed only outside the sandbox", []transcript.Turn{fail, checkout, precondEscalated("c4", "scripts/prepare-release.sh --json", transcript.OK, "{}")}, 0},
 		{"the person asked for something else", []transcript.Turn{fail, precondPerson("u1", "Now update the changelog for the next version"), checkout, pass}, 0},
+		{"a checkout that restores a file", []transcript.Turn{fail, precondRan("c3", "git checkout -- scripts/common.sh", transcript.OK, ""), pass}, 0},
+		{"the declared dependencies installed", []transcript.Turn{
+			precondRan("c1", "scripts/prepare-release.sh --json", transcript.Failed, "Error: Cannot find module 'semver'"),
+			precondRan("c3", "npm install", transcript.OK, "added 12 packages"), pass}, 0},
 		{"a command that never ran", []transcript.Turn{
 			{Ref: "c1", Speaker: transcript.Agent, Call: &transcript.Call{ID: "id-c1", Tool: "Bash", Command: "mkdocs build", Status: transcript.NotRun, Why: "not-found", Output: "bash: mkdocs: command not found"}},
 			precondRan("c2", "pip install mkdocs", transcript.OK, "Successfully installed mkdocs"),
@@ -160,6 +164,37 @@ func TestCheckThePersonSetAside(t *testing.T) {
 			}
 			if !strings.Contains(c.Body, "couldn't be created") || strings.Contains(c.Body, "eperm") {
 				t.Errorf("body:\n%s", c.Body)
+			}
+		})
+	}
+}
+
+func TestMissingProgramAddedToDependencies(t *testing.T) {
+	ciLog := "Run docbuild -W docs site\n/home/runner/work/_temp/a1.sh: line 1: docbuild: command not found\nError: Process completed with exit code 127."
+	addReq := transcript.Turn{Ref: "p1", Speaker: transcript.Agent, Call: &transcript.Call{ID: "id-p1", Tool: "ApplyPatch", Status: transcript.OK,
+		Files: []string{"/repo/docs/requirements.txt"}, Input: map[string]any{"input": "*** Begin Patch\n*** Update File: docs/requirements.txt\n@@\n-\n+docbuild>=7.2\n*** End Patch"}}}
+	addOther := transcript.Turn{Ref: "p1", Speaker: transcript.Agent, Call: &transcript.Call{ID: "id-p1", Tool: "ApplyPatch", Status: transcript.OK,
+		Files: []string{"/repo/docs/requirements.txt"}, Input: map[string]any{"input": "*** Begin Patch\n*** Update File: docs/requirements.txt\n@@\n+docbuild-themes\n*** End Patch"}}}
+	cases := []struct {
+		name  string
+		turns []transcript.Turn
+		want  int
+	}{
+		{"reported, then listed", []transcript.Turn{precondPerson("u1", ciLog), addReq}, 1},
+		{"the file gained something else", []transcript.Turn{precondPerson("u1", ciLog), addOther}, 0},
+		{"the agent's own sandbox lacked it", []transcript.Turn{
+			{Ref: "c1", Speaker: transcript.Agent, Call: &transcript.Call{ID: "id-c1", Tool: "Bash", Command: "docbuild docs site", Status: transcript.NotRun, Why: "not-found", Output: "bash: docbuild: command not found"}},
+			addReq}, 0},
+		{"listed only after a new request", []transcript.Turn{precondPerson("u1", ciLog), precondPerson("u2", "Forget the docs; add a dark theme to the settings page please"), addReq}, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := precondCases(tc.turns, "missing program")
+			if len(got) != tc.want {
+				t.Fatalf("got %d cases, want %d: %+v", len(got), tc.want, got)
+			}
+			if tc.want == 1 && got[0].Title != `"docbuild: command not found": docbuild was missing from docs/requirements.txt` {
+				t.Errorf("title %q", got[0].Title)
 			}
 		})
 	}
