@@ -99,7 +99,7 @@ func missingCase(s *transcript.Session, said, fix transcript.Turn, tool, line, f
 	return Candidate{Kind: schema.KindCase, Scope: schema.ScopeProject,
 		Title:   titleFrom(fmt.Sprintf("\"%s\": %s was missing from %s", line, tool, file)),
 		Body:    strings.TrimSpace(b.String()),
-		Summary: clip(fmt.Sprintf("%q: %s was not listed in %s; adding it there fixed the install.", line, tool, file), 240),
+		Summary: clip(fmt.Sprintf("%q: %s was not listed in %s; the agent added it there.", line, tool, file), 240),
 		Tags:    []string{"gotcha"}, Turns: []string{said.Ref, fix.Ref}, Tools: []string{fix.Call.ID},
 		Rule:       "missing program: reported not found, added to a dependency file",
 		Confidence: 0.75, Time: fix.Time}

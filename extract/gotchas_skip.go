@@ -88,6 +88,17 @@ func namesCommand(named, cmd string) bool {
 	return pn != "" && (named == pn || strings.HasPrefix(named, pn+" "))
 }
 
+// skipSentence is the sentence of the person's words that sets the check
+// aside.
+func skipSentence(text string) string {
+	for _, sent := range sentences(text) {
+		if reSkipRun.MatchString(sent) {
+			return sent
+		}
+	}
+	return text
+}
+
 // lastError is the error a run ended on: a long check prints warnings
 // and build lines first, and the message that stopped it last.
 func lastError(out string) string {
@@ -118,11 +129,11 @@ func skipCase(fail, said transcript.Turn, cause string) Candidate {
 	why, _, _ = strings.Cut(why, ", so ")
 	var b strings.Builder
 	fmt.Fprintf(&b, "Symptom: `%s` failed: %s\n\nCause: %s\n\n", shortCmd(fail.Call.Command), lastError(fail.Call.Output), statement(cause))
-	fmt.Fprintf(&b, "The person said not to run it: %q\n", clip(oneLine(statement(said.Text)), 160))
+	fmt.Fprintf(&b, "The person said not to run it: %q\n", clip(oneLine(statement(skipSentence(said.Text))), 160))
 	return Candidate{Kind: schema.KindCase, Scope: schema.ScopeProject,
 		Title:   titleFrom(fmt.Sprintf("`%s` fails here: %s", cmd, statement(why))),
 		Body:    strings.TrimSpace(b.String()),
-		Summary: clip(fmt.Sprintf("`%s` fails here (%s); the person said to skip it.", cmd, oneLine(statement(why))), 240),
+		Summary: clip(fmt.Sprintf("`%s` fails here: %s; the person said to skip it for now.", cmd, oneLine(statement(why))), 240),
 		Tags:    []string{"gotcha"}, Turns: []string{fail.Ref, said.Ref}, Tools: []string{fail.Call.ID},
 		Rule:       "check set aside: failed outside the sandbox, the person said to skip it",
 		Confidence: 0.75, Time: said.Time}
