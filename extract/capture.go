@@ -36,7 +36,7 @@ var Extractors = []Extractor{
 	{"requested", "1", extractRequested},
 	{"rules", "5", extractRules},
 	{"threads", "3", extractThreads},
-	{"gotchas", "3", extractGotchas},
+	{"gotchas", "4", extractGotchas},
 	{"commands", "2", extractCommands},
 	{"where", "1", extractWhere},
 	{"compactions", "4", extractCompactions},

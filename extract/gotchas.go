@@ -104,6 +104,7 @@ func extractGotchas(s *transcript.Session) []Candidate {
 		}
 	}
 	closeProblem()
+	out = append(out, unclaimed(out, slices.Concat(preconditionCases(s), dependencyCases(s), skippedChecks(s), missingTools(s)))...)
 	if c, ok := lineEndings(s); ok {
 		// The line-endings case says it with the evidence: an agent's
 		// account of the same thing would repeat it.
@@ -111,6 +112,18 @@ func extractGotchas(s *transcript.Session) []Candidate {
 		out = append(out, c)
 	}
 	return out
+}
+
+// unclaimed are the cases in more whose failure no case in out already
+// tells.
+func unclaimed(out, more []Candidate) []Candidate {
+	told := map[string]bool{}
+	for _, c := range out {
+		for _, id := range c.Tools {
+			told[id] = true
+		}
+	}
+	return slices.DeleteFunc(more, func(c Candidate) bool { return len(c.Tools) > 0 && told[c.Tools[0]] })
 }
 
 var reEnvStep = lazyre.New(`^(?:sudo\s+)?(?:dos2unix|sed -i.*\\r|tr -d|chmod|chown|pip3? install|uv (?:pip|sync|add)|poetry install|npm (?:install|ci|i)\b|pnpm install|yarn(?: install)?$|bundle install|go mod (?:tidy|download)|cargo fetch|mix deps\.get|apt(?:-get)? install|brew install|nix (?:develop|shell)|export |source |git (?:checkout|switch|stash|pull|fetch|submodule)|docker(?:-compose| compose) (?:up|pull|build)|mkdir|ln -s|usermod|newgrp|rm -rf \S*(?:cache|node_modules|\.lock))`)
