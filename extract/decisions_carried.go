@@ -62,13 +62,7 @@ func carriedOut(s *transcript.Session, i int, d directive) (evidence, bool) {
 // and deleted files, an edit's old text.
 func removedText(c *transcript.Call) string {
 	var b strings.Builder
-	patch := c.Command
-	for _, k := range []string{"input", "patch"} {
-		if v, ok := c.Input[k].(string); ok {
-			patch += "\n" + v
-		}
-	}
-	for l := range strings.SplitSeq(patch, "\n") {
+	for l := range strings.SplitSeq(patchText(c), "\n") {
 		switch {
 		case strings.HasPrefix(l, "-") && !strings.HasPrefix(l, "---"):
 			b.WriteString(l[1:] + "\n")

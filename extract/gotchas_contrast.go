@@ -94,17 +94,23 @@ func hasName(text, name string) bool {
 	return err == nil && re.MatchString(text)
 }
 
-// writtenText is what a call put into files: a patch's added lines, an
-// edit's new text, a new file's content.
-func writtenText(c *transcript.Call) string {
-	var b strings.Builder
+// patchText is what a call could carry a patch in: a shell command (a
+// heredoc to apply_patch), or the patch input of an apply_patch call.
+func patchText(c *transcript.Call) string {
 	patch := c.Command
 	for _, k := range []string{"input", "patch"} {
 		if v, ok := c.Input[k].(string); ok {
 			patch += "\n" + v
 		}
 	}
-	for l := range strings.SplitSeq(patch, "\n") {
+	return patch
+}
+
+// writtenText is what a call put into files: a patch's added lines, an
+// edit's new text, a new file's content.
+func writtenText(c *transcript.Call) string {
+	var b strings.Builder
+	for l := range strings.SplitSeq(patchText(c), "\n") {
 		if strings.HasPrefix(l, "+") && !strings.HasPrefix(l, "+++") {
 			b.WriteString(l[1:] + "\n")
 		}
