@@ -33,10 +33,10 @@ type Extractor struct {
 // Extractors are the deterministic extractors, in the order they run.
 var Extractors = []Extractor{
 	{"decisions", "5", extractDecisions},
-	{"requested", "1", extractRequested},
+	{"requested", "2", extractRequested},
 	{"rules", "5", extractRules},
-	{"threads", "3", extractThreads},
-	{"gotchas", "4", extractGotchas},
+	{"threads", "4", extractThreads},
+	{"gotchas", "5", extractGotchas},
 	{"commands", "2", extractCommands},
 	{"where", "1", extractWhere},
 	{"compactions", "4", extractCompactions},

@@ -18,11 +18,14 @@ import (
 
 // rePrecondStep is a command that puts the environment in the state a
 // failing command asked for: a branch checked out, a package the project
-// did not declare installed. Installing what the project declares (npm
+// did not declare installed. A branch the agent creates (checkout -b) is
+// not one: its name is the agent's pick, and a pick that only quiets a
+// check can be the wrong one (a spec kit reads the spec folder from it).
+// Installing what the project declares (npm
 // install, pip install -r) only sets up a fresh checkout, and re-running
 // outside the sandbox is not a step at all: the commands memory says
 // which checks need either.
-var rePrecondStep = lazyre.New(`^(?:sudo\s+)?(?:git (?:checkout|switch)(?:\s+-[bcB])?|(?:pip3?|uv pip|python3? -m pip|npm|pnpm|yarn|brew|apt|apt-get|cargo) (?:install|add|i)|uv add|go get)\s+[^-\s]`)
+var rePrecondStep = lazyre.New(`^(?:sudo\s+)?(?:git (?:checkout|switch)|(?:pip3?|uv pip|python3? -m pip|npm|pnpm|yarn|brew|apt|apt-get|cargo) (?:install|add|i)|uv add|go get)\s+[^-\s]`)
 
 // reRestoreStep is a checkout that restores files rather than switching
 // branches: undoing the agent's own change.

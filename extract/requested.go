@@ -38,6 +38,12 @@ var (
 	reUndo = lazyre.New(`(?i)\b(?:don'?t|do not|not|instead|revert\w*|remove|drop|undo|stop using|no longer|without)\b`)
 )
 
+// maxDirective is the longest sentence read as a directive on how to
+// build: "use the optimistic lock for all changes" is one; a long request
+// that names a library on its way through its steps describes a task,
+// which readers took for a one-off, not a decision.
+const maxDirective = 160
+
 // prose files hold plans and notes: a name written there is not built.
 var reProseFile = lazyre.New(`(?i)\.(?:md|mdx|txt|rst|adoc)$`)
 
@@ -108,7 +114,7 @@ func writesAfter(s *transcript.Session, start int, later []transcript.Turn, late
 // or place that the writes carried out.
 func requestedMechanism(s *transcript.Session, sents []string, i int, writes []*transcript.Call, later []transcript.Turn) (Candidate, bool) {
 	sent := statement(sents[i])
-	if strings.HasSuffix(sent, "?") || reMaybe.MatchString(sent) || len(sent) > 300 {
+	if strings.HasSuffix(sent, "?") || reMaybe.MatchString(sent) || len(sent) > maxDirective {
 		return Candidate{}, false
 	}
 	if _, stated := statedDecision(sent); stated {

@@ -219,7 +219,7 @@ func overwrittenLists(s *transcript.Session) []Candidate {
 		}
 		t := s.Turns[l.at]
 		out = append(out, Candidate{Kind: schema.KindThread, Scope: schema.ScopeProject,
-			Title: titleFrom(fmt.Sprintf("Task list %s overwritten: %d+ checked tasks lost", l.path, l.before)),
+			Title: titleFrom(fmt.Sprintf("Task list %s overwritten: %d+ done, now %d open", l.path, l.before, l.open)),
 			Body: fmt.Sprintf("The session wrote %s whole as %d open tasks. The version it replaced, as the session read it, had %d or more tasks checked done, "+
 				"so the file no longer records that work. Compare it with git (`git diff -- %s`) and restore what was done.", l.path, l.open, l.before, l.path),
 			Tags: []string{"tasks"}, Status: schema.StatusOpen, Turns: []string{t.Ref},

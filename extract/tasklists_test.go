@@ -86,7 +86,7 @@ func TestOverwrittenLists(t *testing.T) {
 	}{
 		{"a rewrite that lost the checked boxes", []transcript.Turn{
 			said("/tasks"), ran("cat specs/004-export/tasks.md", boxes(0, 20)), wrote(f, boxes(15, 0)),
-		}, "Task list specs/004-export/tasks.md overwritten: 20+ checked tasks lost"},
+		}, "Task list specs/004-export/tasks.md overwritten: 20+ done, now 15 open"},
 		{"a rewrite of a list with two done is no loss worth a thread", []transcript.Turn{
 			said("/tasks"), ran("cat specs/004-export/tasks.md", boxes(8, 2)), wrote(f, boxes(15, 0)),
 		}, ""},
