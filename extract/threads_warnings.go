@@ -73,11 +73,15 @@ func unresolvedWarnings(s *transcript.Session) []Candidate {
 	if last == nil {
 		return nil
 	}
-	warned := repeatedWarnings(s)
 	var out []Candidate
+	var warned []warningRuns
+	read := false
 	for _, sent := range sentences(last.Text) {
 		if !reWarnWord.MatchString(sent) || !reLeaveFor.MatchString(sent) || reSettled.MatchString(sent) || strings.HasSuffix(sent, "?") {
 			continue
+		}
+		if !read { // reading every run's output is the costly part: only for a reply that asks it
+			warned, read = repeatedWarnings(s), true
 		}
 		for _, w := range warned {
 			if sharedLongWords(sent, w.line) < 2 {
