@@ -70,9 +70,7 @@ func TestTaskLists(t *testing.T) {
 			for _, p := range taskLists(&transcript.Session{Cwd: "/repo", Turns: tc.turns}) {
 				got = append(got, p.line)
 			}
-			if tc.want == "" && len(got) > 0 || tc.want != "" && (len(got) != 1 || got[0] != tc.want) {
-				t.Errorf("got %q, want %q", got, tc.want)
-			}
+			wantOne(t, got, tc.want)
 		})
 	}
 }
@@ -103,9 +101,7 @@ func TestOverwrittenLists(t *testing.T) {
 					t.Errorf("candidate %+v: want one open thread with its evidence turn", c)
 				}
 			}
-			if tc.want == "" && len(got) > 0 || tc.want != "" && (len(got) != 1 || got[0] != tc.want) {
-				t.Errorf("got %q, want %q", got, tc.want)
-			}
+			wantOne(t, got, tc.want)
 		})
 	}
 }

@@ -44,9 +44,7 @@ func TestUnresolvedWarnings(t *testing.T) {
 					t.Errorf("body %q lacks the tool's advice", c.Body)
 				}
 			}
-			if tc.want == "" && len(got) > 0 || tc.want != "" && (len(got) != 1 || got[0] != tc.want) {
-				t.Errorf("got %q, want %q", got, tc.want)
-			}
+			wantOne(t, got, tc.want)
 		})
 	}
 }
